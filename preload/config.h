@@ -1,0 +1,64 @@
+/* config.h: scope's config file (DESIGN.md section 3) and the SCOPE_*
+ * environment, parsed into patterns that decide which symbols get hooked.
+ * Pure code (no MPI, no patching) so it is unit tested on its own. */
+#ifndef SCOPE_CONFIG_H
+#define SCOPE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum scope_pattern_kind {
+    SCOPE_PATTERN_EXACT,   /* solve */
+    SCOPE_PATTERN_GLOB,    /* KSP*  (fnmatch) */
+    SCOPE_PATTERN_REGEX,   /* re:^Vec(Set|Get)Values$  (POSIX extended) */
+};
+
+struct scope_pattern {
+    enum scope_pattern_kind kind;
+    bool exclude;          /* a leading '!' */
+    char *text;            /* the pattern without '!', 're:' or 'lib:' prefix */
+    char *library;         /* "libpetsc.so" from "libpetsc.so:MatMult", or NULL */
+    char *source;          /* file the pattern came from ("SCOPE_FUNCTIONS" for env) */
+    int line;              /* line in that file, 0 for env */
+    void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
+    unsigned matches;      /* symbols matched, counted by scope_config_match */
+};
+
+struct scope_config {
+    char *path;            /* the file read, NULL if none */
+    char *output_file;     /* [output] file, default "profiling_data.h5" */
+    size_t buffer_bytes;   /* [output] buffer, default 8 MiB */
+    struct scope_pattern *patterns;
+    size_t npatterns;
+};
+
+/* Fills cfg with defaults. */
+void scope_config_init(struct scope_config *cfg);
+
+/* Parses the file at path into cfg (adding to what is there). On error
+ * returns -1 and writes "path:LINE: message" into err. */
+int scope_config_load_file(struct scope_config *cfg, const char *path,
+                           char *err, size_t errlen);
+
+/* Same for text held in memory; name is used in messages. */
+int scope_config_load_string(struct scope_config *cfg, const char *name,
+                             const char *text, char *err, size_t errlen);
+
+/* Adds a comma-separated list of patterns (SCOPE_FUNCTIONS). */
+int scope_config_add_functions(struct scope_config *cfg, const char *list,
+                               char *err, size_t errlen);
+
+/* Does symbol `name` defined in the module at `module_path` get hooked?
+ * Patterns apply in order; the last one that matches wins, so an exclude
+ * after an include removes it. Returns the index of the deciding include
+ * pattern, or -1. Counts matches on the include patterns. */
+int scope_config_match(struct scope_config *cfg, const char *name,
+                       const char *module_path);
+
+/* Frees everything the config owns and re-initialises it. */
+void scope_config_free(struct scope_config *cfg);
+
+/* Parses "8M", "512k", "1G", "4096" into bytes; -1 on error. */
+long long scope_parse_size(const char *text);
+
+#endif

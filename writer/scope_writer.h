@@ -1,0 +1,84 @@
+/* scope_writer.h: the MPI-free interface that turns decoded, clock-corrected
+ * events into scope's HDF5 file (layout: DESIGN.md section 4).
+ *
+ * libscope loads libscope-writer.so in rank 0 only (with dlmopen, so that the
+ * writer's HDF5 stays out of the application's symbol namespace) and reaches
+ * every entry point through the one table returned by scope_writer_api().
+ *
+ * Calls come in this order, streaming, so the writer never needs more than
+ * one chunk in memory:
+ *   create -> { begin_rank -> { begin_region -> append* -> end_region }* -> end_rank }* -> finish
+ * Events of a region arrive sorted by start time (possibly in many appends).
+ * Any call may fail: it returns -1 and error() says why; abort() then removes
+ * the temporary file. The final file appears (by rename) only in finish(). */
+#ifndef SCOPE_WRITER_H
+#define SCOPE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCOPE_FORMAT_VERSION "1"
+
+/* Attributes of /metadata. Strings may be NULL (written as ""). */
+struct scope_run_info {
+    const char *version;           /* scope version */
+    const char *hostname;          /* rank 0's host */
+    const char *platform;          /* e.g. "Linux-6.1.0-x86_64" */
+    const char *user;
+    const char *working_directory;
+    const char *timestamp;         /* ISO 8601 local time of the run start */
+    const char *command;           /* the profiled command line */
+    const char *config;            /* config file path ("" if none) */
+    const char *clock;             /* e.g. "CLOCK_MONOTONIC via rdtsc" */
+    int64_t mpi_size;
+    int64_t omp_num_threads;
+    int64_t total_cores;
+    int64_t run_start_time;        /* ns, rank 0's CLOCK_MONOTONIC */
+};
+
+/* Attributes of /rank{N}. */
+struct scope_rank_info {
+    int rank;
+    const char *hostname;
+    int64_t pid;
+    int64_t run_start_time;        /* ns, already on rank 0's clock */
+    int64_t clock_offset_ns;       /* what was subtracted from this rank's times */
+    int64_t dropped_events;
+};
+
+/* One region (hooked function) of one rank. */
+struct scope_region_info {
+    const char *name;              /* display name; '/' is escaped by the writer */
+    const char *symbol;            /* mangled symbol, may be NULL */
+    const char *library;           /* module path, may be NULL */
+    uint64_t address;              /* link-time address (offset in module) */
+};
+
+typedef struct scope_writer scope_writer;
+
+struct scope_writer_api {
+    /* Opens "<path>.tmp.<pid>" for writing; NULL on error (err filled). */
+    scope_writer *(*create)(const char *path, const struct scope_run_info *run,
+                            char *err, size_t errlen);
+    int (*begin_rank)(scope_writer *w, const struct scope_rank_info *rank);
+    int (*begin_region)(scope_writer *w, const struct scope_region_info *region);
+    /* start/end in ns (rank 0's clock), thread_ids: small per-rank thread
+     * numbers (0 = the main thread); n may be 0. */
+    int (*append)(scope_writer *w, const int64_t *start, const int64_t *end,
+                  const int32_t *thread_ids, size_t n);
+    int (*end_region)(scope_writer *w);
+    int (*end_rank)(scope_writer *w);
+    /* Closes and renames to the final path; frees w whatever the outcome. */
+    int (*finish)(scope_writer *w);
+    /* Closes, removes the temporary file, frees w. */
+    void (*abort)(scope_writer *w);
+    const char *(*error)(const scope_writer *w);
+};
+
+const struct scope_writer_api *scope_writer_api(void);
+
+/* Region names are stored with '/' as "%2F" and '%' as "%25"; the reader
+ * undoes this. Writes at most outlen-1 bytes; returns the length needed. */
+size_t scope_escape_region_name(const char *name, char *out, size_t outlen);
+
+#endif
