@@ -1,0 +1,567 @@
+/* config.c: parses scope's config file (DESIGN.md section 3) and the
+ * SCOPE_FUNCTIONS list into patterns, and matches symbols against them.
+ * Runs inside the preload constructor of someone else's program: it never
+ * aborts and never prints; every failure is returned as a message in err. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "scope_build_config.h"
+
+#define SCOPE_DEFAULT_BUFFER (8u << 20)
+#define SCOPE_MAX_INCLUDE_DEPTH 8
+#define SCOPE_ENV_SOURCE "SCOPE_FUNCTIONS"
+
+enum section { SECTION_FUNCTIONS, SECTION_OUTPUT };
+
+/* The default output name is shared, never freed: init cannot fail. */
+static char default_output[] = "profiling_data.h5";
+
+/* Where an error is reported: "source:line: " prefix (line 0: no line). */
+struct location {
+    const char *source;
+    int line;
+};
+
+/* The files being read, outermost first, to detect include recursion:
+ * the top-level file and up to SCOPE_MAX_INCLUDE_DEPTH nested includes. */
+struct include_stack {
+    char *files[SCOPE_MAX_INCLUDE_DEPTH + 1];
+    int depth;
+};
+
+struct parser {
+    struct scope_config *cfg;
+    struct include_stack *stack;
+    const char *name;       /* file name used in messages and for includes */
+    int level;              /* includes between the top-level text and this one */
+    enum section section;
+    struct location loc;
+    char *err;
+    size_t errlen;
+};
+
+static int parse_text(struct scope_config *cfg, struct include_stack *stack, int level,
+                      const char *name, const char *text, char *err, size_t errlen);
+
+/* Writes "source:line: message" (or "source: message") into err; returns -1. */
+static int fail(char *err, size_t errlen, const struct location *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, const struct location *loc, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return -1;
+    int n = loc->line > 0 ? snprintf(err, errlen, "%s:%d: ", loc->source, loc->line)
+                          : snprintf(err, errlen, "%s: ", loc->source);
+    if (n >= 0 && (size_t)n < errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static char *dup_range(const char *start, size_t len)
+{
+    char *s = malloc(len + 1);
+    if (s) {
+        memcpy(s, start, len);
+        s[len] = '\0';
+    }
+    return s;
+}
+
+/* Trims leading and trailing whitespace in place. */
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+/* Cuts a comment: '#' at the start or after whitespace. */
+static void strip_comment(char *line)
+{
+    for (char *p = line; *p; p++) {
+        if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
+            *p = '\0';
+            return;
+        }
+    }
+}
+
+void scope_config_init(struct scope_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->output_file = default_output;
+    cfg->buffer_bytes = SCOPE_DEFAULT_BUFFER;
+}
+
+static void pattern_free(struct scope_pattern *p)
+{
+    free(p->text);
+    free(p->library);
+    free(p->source);
+    if (p->regex) {
+        regfree(p->regex);
+        free(p->regex);
+    }
+}
+
+void scope_config_free(struct scope_config *cfg)
+{
+    for (size_t i = 0; i < cfg->npatterns; i++)
+        pattern_free(&cfg->patterns[i]);
+    free(cfg->patterns);
+    free(cfg->path);
+    if (cfg->output_file != default_output)
+        free(cfg->output_file);
+    scope_config_init(cfg);
+}
+
+/* ---- sizes ---------------------------------------------------------- */
+
+/* Multiplier for a size suffix ("", "k", "KiB", "mb" ...); 0 if unknown. */
+static long long size_multiplier(const char *suffix)
+{
+    static const struct { const char *name; long long factor; } units[] = {
+        {"", 1}, {"b", 1},
+        {"k", 1LL << 10}, {"kb", 1LL << 10}, {"kib", 1LL << 10},
+        {"m", 1LL << 20}, {"mb", 1LL << 20}, {"mib", 1LL << 20},
+        {"g", 1LL << 30}, {"gb", 1LL << 30}, {"gib", 1LL << 30},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcasecmp(suffix, units[i].name) == 0)
+            return units[i].factor;
+    return 0;
+}
+
+long long scope_parse_size(const char *text)
+{
+    if (!text || !isdigit((unsigned char)*text))
+        return -1;
+    long long value = 0;
+    const char *p = text;
+    for (; isdigit((unsigned char)*p); p++) {
+        int digit = *p - '0';
+        if (value > (LLONG_MAX - digit) / 10)
+            return -1;
+        value = value * 10 + digit;
+    }
+    long long factor = size_multiplier(p);
+    if (factor == 0 || value == 0 || value > LLONG_MAX / factor)
+        return -1;
+    return value * factor;
+}
+
+/* ---- patterns ------------------------------------------------------- */
+
+/* Length of the "lib.so" scope of a pattern, or 0 when it has none. */
+static size_t library_prefix_len(const char *text)
+{
+    const char *colon = strchr(text, ':');
+    const char *so = strstr(text, ".so");
+    return colon && so && so + 3 <= colon ? (size_t)(colon - text) : 0;
+}
+
+static int compile_regex(struct scope_pattern *pat, const struct location *loc,
+                         char *err, size_t errlen)
+{
+    regex_t *re = malloc(sizeof *re);
+    if (!re)
+        return fail(err, errlen, loc, "out of memory");
+    int rc = regcomp(re, pat->text, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, re, why, sizeof why);
+        free(re);
+        return fail(err, errlen, loc, "bad regular expression 're:%s': %s", pat->text, why);
+    }
+    pat->regex = re;
+    return 0;
+}
+
+/* Fills *pat from the text of one pattern ("!libfoo.so:re:^x"). */
+static int pattern_parse(struct scope_pattern *pat, const char *spec,
+                         const struct location *loc, char *err, size_t errlen)
+{
+    const char *s = spec;
+    memset(pat, 0, sizeof *pat);
+    pat->line = loc->line;
+    if (*s == '!') {
+        pat->exclude = true;
+        s++;
+    }
+    size_t liblen = library_prefix_len(s);
+    if (liblen > 0) {
+        pat->library = dup_range(s, liblen);
+        s += liblen + 1;
+    }
+    if (strncmp(s, "re:", 3) == 0) {
+        pat->kind = SCOPE_PATTERN_REGEX;
+        s += 3;
+    } else {
+        pat->kind = strpbrk(s, "*?[") ? SCOPE_PATTERN_GLOB : SCOPE_PATTERN_EXACT;
+    }
+    pat->text = strdup(s);
+    pat->source = strdup(loc->source);
+    if (!pat->text || !pat->source || (liblen > 0 && !pat->library))
+        return fail(err, errlen, loc, "out of memory");
+    if (*s == '\0')
+        return fail(err, errlen, loc, "empty pattern '%s'", spec);
+    if (pat->kind == SCOPE_PATTERN_REGEX)
+        return compile_regex(pat, loc, err, errlen);
+    return 0;
+}
+
+/* Parses spec and appends it to cfg's patterns. */
+static int add_pattern(struct scope_config *cfg, const char *spec,
+                       const struct location *loc, char *err, size_t errlen)
+{
+    struct scope_pattern pat;
+    if (pattern_parse(&pat, spec, loc, err, errlen) != 0) {
+        pattern_free(&pat);
+        return -1;
+    }
+    struct scope_pattern *grown =
+        realloc(cfg->patterns, (cfg->npatterns + 1) * sizeof *grown);
+    if (!grown) {
+        pattern_free(&pat);
+        return fail(err, errlen, loc, "out of memory");
+    }
+    cfg->patterns = grown;
+    cfg->patterns[cfg->npatterns++] = pat;
+    return 0;
+}
+
+int scope_config_add_functions(struct scope_config *cfg, const char *list,
+                               char *err, size_t errlen)
+{
+    struct location loc = {SCOPE_ENV_SOURCE, 0};
+    char *copy = strdup(list ? list : "");
+    if (!copy)
+        return fail(err, errlen, &loc, "out of memory");
+    int rc = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
+         item = strtok_r(NULL, ",", &save)) {
+        item = trim(item);
+        if (*item)
+            rc = add_pattern(cfg, item, &loc, err, errlen);
+    }
+    free(copy);
+    return rc;
+}
+
+/* ---- matching ------------------------------------------------------- */
+
+/* Is the module's basename `library`, possibly followed by a version? */
+static bool library_matches(const char *library, const char *module_path)
+{
+    if (!module_path)
+        return false;
+    const char *slash = strrchr(module_path, '/');
+    const char *base = slash ? slash + 1 : module_path;
+    size_t len = strlen(library);
+    return strncmp(base, library, len) == 0 && (base[len] == '\0' || base[len] == '.');
+}
+
+/* Exact names also match the Fortran-mangled name with a trailing '_'. */
+static bool exact_matches(const char *pattern, const char *name)
+{
+    size_t len = strlen(pattern);
+    return strncmp(name, pattern, len) == 0 &&
+           (name[len] == '\0' || (name[len] == '_' && name[len + 1] == '\0'));
+}
+
+static bool pattern_matches(const struct scope_pattern *pat, const char *name,
+                            const char *module_path)
+{
+    if (pat->library && !library_matches(pat->library, module_path))
+        return false;
+    switch (pat->kind) {
+    case SCOPE_PATTERN_EXACT:
+        return exact_matches(pat->text, name);
+    case SCOPE_PATTERN_GLOB:
+        return fnmatch(pat->text, name, 0) == 0;
+    case SCOPE_PATTERN_REGEX:
+        return regexec(pat->regex, name, 0, NULL, 0) == 0;
+    }
+    return false;
+}
+
+int scope_config_match(struct scope_config *cfg, const char *name,
+                       const char *module_path)
+{
+    int decided = -1;
+    for (size_t i = 0; i < cfg->npatterns; i++) {
+        const struct scope_pattern *pat = &cfg->patterns[i];
+        if (pattern_matches(pat, name, module_path))
+            decided = pat->exclude ? -1 : (int)i;
+    }
+    if (decided >= 0)
+        cfg->patterns[decided].matches++;
+    return decided;
+}
+
+/* ---- files and includes --------------------------------------------- */
+
+/* Reads a whole file into a NUL-terminated buffer; NULL with errno set. */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int error = 0;
+    for (;;) {
+        if (cap - len < 4096) {
+            char *grown = realloc(buf, cap + 65536);
+            if (!grown) {
+                error = ENOMEM;
+                break;
+            }
+            buf = grown;
+            cap += 65536;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    if (!error && ferror(f))
+        error = EIO;
+    fclose(f);
+    if (error) {
+        free(buf);
+        errno = error;
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+static bool is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Finds an included file: absolute, next to the including file, then in
+ * the installed and the source configs/ directories. Returns a malloc'd
+ * path, or NULL when it is nowhere. */
+static char *resolve_include(const char *including, const char *file)
+{
+    if (file[0] == '/')
+        return is_regular_file(file) ? strdup(file) : NULL;
+    char *copy = strdup(including);
+    if (!copy)
+        return NULL;
+    const char *dirs[] = {dirname(copy), SCOPE_INSTALL_CONFIGDIR, SCOPE_SOURCE_CONFIGDIR};
+    char *found = NULL;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !found; i++) {
+        char *candidate;
+        if (asprintf(&candidate, "%s/%s", dirs[i], file) < 0)
+            break;
+        if (is_regular_file(candidate))
+            found = candidate;
+        else
+            free(candidate);
+    }
+    free(copy);
+    return found;
+}
+
+static bool stack_contains(const struct include_stack *stack, const char *real)
+{
+    for (int i = 0; i < stack->depth; i++)
+        if (strcmp(stack->files[i], real) == 0)
+            return true;
+    return false;
+}
+
+/* Reads and parses one file, `level` includes deep, with `stack` holding
+ * the files that include it; `loc` is where the file was named (for errors
+ * about the file itself). */
+static int load_nested(struct scope_config *cfg, struct include_stack *stack, int level,
+                       const char *path, const struct location *loc,
+                       char *err, size_t errlen)
+{
+    char *real = realpath(path, NULL);
+    if (!real)
+        return fail(err, errlen, loc, "cannot open '%s': %s", path, strerror(errno));
+    if (stack_contains(stack, real)) {
+        free(real);
+        return fail(err, errlen, loc, "include recursion: '%s' is already being read", path);
+    }
+    char *text = read_file(path);
+    if (!text) {
+        int saved = errno;
+        free(real);
+        return fail(err, errlen, loc, "cannot read '%s': %s", path, strerror(saved));
+    }
+    stack->files[stack->depth++] = real;
+    int rc = parse_text(cfg, stack, level, path, text, err, errlen);
+    free(stack->files[--stack->depth]);
+    free(text);
+    return rc;
+}
+
+static int do_include(struct parser *p, const char *file)
+{
+    if (p->level >= SCOPE_MAX_INCLUDE_DEPTH)
+        return fail(p->err, p->errlen, &p->loc, "includes nested deeper than %d at '%s'",
+                    SCOPE_MAX_INCLUDE_DEPTH, file);
+    char *path = resolve_include(p->name, file);
+    if (!path)
+        return fail(p->err, p->errlen, &p->loc, "include file '%s' not found", file);
+    int rc = load_nested(p->cfg, p->stack, p->level + 1, path, &p->loc, p->err, p->errlen);
+    free(path);
+    return rc;
+}
+
+/* ---- lines ---------------------------------------------------------- */
+
+/* "[name]" (comment already cut). */
+static int parse_section(struct parser *p, char *line)
+{
+    char *close = strchr(line, ']');
+    if (!close)
+        return fail(p->err, p->errlen, &p->loc, "unterminated section header '%s'", line);
+    if (*trim(close + 1) != '\0')
+        return fail(p->err, p->errlen, &p->loc, "unexpected text after section header: '%s'",
+                    line);
+    *close = '\0';
+    char *name = trim(line + 1);
+    if (strcmp(name, "functions") == 0)
+        p->section = SECTION_FUNCTIONS;
+    else if (strcmp(name, "output") == 0)
+        p->section = SECTION_OUTPUT;
+    else
+        return fail(p->err, p->errlen, &p->loc, "unknown section '[%s]'", name);
+    return 0;
+}
+
+/* Splits "key = value": returns the value and sets *key, or NULL when the
+ * line does not start with an identifier followed by '='. */
+static char *split_key(char *line, char **key)
+{
+    char *p = line;
+    while (isalnum((unsigned char)*p) || *p == '_')
+        p++;
+    char *key_end = p;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (key_end == line || *p != '=')
+        return NULL;
+    *key_end = '\0';
+    *key = line;
+    return trim(p + 1);
+}
+
+static int set_output_key(struct parser *p, const char *key, const char *value)
+{
+    if (strcmp(key, "file") == 0) {
+        char *copy = strdup(value);
+        if (!copy)
+            return fail(p->err, p->errlen, &p->loc, "out of memory");
+        if (p->cfg->output_file != default_output)
+            free(p->cfg->output_file);
+        p->cfg->output_file = copy;
+        return 0;
+    }
+    if (strcmp(key, "buffer") == 0) {
+        long long bytes = scope_parse_size(value);
+        if (bytes < 0 || (unsigned long long)bytes > SIZE_MAX)
+            return fail(p->err, p->errlen, &p->loc,
+                        "bad size '%s' for 'buffer' (expected e.g. 4096, 512k, 8M, 1G)", value);
+        p->cfg->buffer_bytes = (size_t)bytes;
+        return 0;
+    }
+    return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [output]", key);
+}
+
+static int parse_key(struct parser *p, const char *key, const char *value)
+{
+    if (*value == '\0')
+        return fail(p->err, p->errlen, &p->loc, "missing value for '%s'", key);
+    if (strcmp(key, "include") == 0)
+        return do_include(p, value);
+    if (p->section == SECTION_OUTPUT)
+        return set_output_key(p, key, value);
+    return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [functions]", key);
+}
+
+/* One line, comment already cut and whitespace trimmed, not empty. */
+static int parse_line(struct parser *p, char *line)
+{
+    if (line[0] == '[')
+        return parse_section(p, line);
+    char *key;
+    char *value = split_key(line, &key);
+    if (value)
+        return parse_key(p, key, value);
+    if (p->section == SECTION_OUTPUT)
+        return fail(p->err, p->errlen, &p->loc, "expected 'key = value' in [output], got '%s'",
+                    line);
+    return add_pattern(p->cfg, line, &p->loc, p->err, p->errlen);
+}
+
+static int parse_text(struct scope_config *cfg, struct include_stack *stack, int level,
+                      const char *name, const char *text, char *err, size_t errlen)
+{
+    struct parser p = {
+        .cfg = cfg, .stack = stack, .name = name, .level = level, .section = SECTION_FUNCTIONS,
+        .loc = {name, 0}, .err = err, .errlen = errlen,
+    };
+    const char *start = text;
+    while (*start) {
+        const char *end = strchrnul(start, '\n');
+        p.loc.line++;
+        char *line = dup_range(start, (size_t)(end - start));
+        if (!line)
+            return fail(err, errlen, &p.loc, "out of memory");
+        strip_comment(line);
+        char *content = trim(line);
+        int rc = *content ? parse_line(&p, content) : 0;
+        free(line);
+        if (rc != 0)
+            return rc;
+        start = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+int scope_config_load_string(struct scope_config *cfg, const char *name,
+                             const char *text, char *err, size_t errlen)
+{
+    struct include_stack stack = {.depth = 0};
+    return parse_text(cfg, &stack, 0, name, text, err, errlen);
+}
+
+int scope_config_load_file(struct scope_config *cfg, const char *path,
+                           char *err, size_t errlen)
+{
+    struct location loc = {path, 0};
+    if (!cfg->path && !(cfg->path = strdup(path)))
+        return fail(err, errlen, &loc, "out of memory");
+    struct include_stack stack = {.depth = 0};
+    return load_nested(cfg, &stack, 0, path, &loc, err, errlen);
+}
