@@ -68,10 +68,13 @@ struct scope_writer_api {
                   const int32_t *thread_ids, size_t n);
     int (*end_region)(scope_writer *w);
     int (*end_rank)(scope_writer *w);
-    /* Closes and renames to the final path; frees w whatever the outcome. */
+    /* Closes and renames to the final path; frees w whatever the outcome.
+     * On failure the temporary file is removed and error(NULL) says why. */
     int (*finish)(scope_writer *w);
     /* Closes, removes the temporary file, frees w. */
     void (*abort)(scope_writer *w);
+    /* Why the last call on w failed; error(NULL): why the last create or
+     * finish of this thread failed (w no longer exists then). */
     const char *(*error)(const scope_writer *w);
 };
 

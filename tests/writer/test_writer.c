@@ -1,0 +1,489 @@
+/* test_writer.c: Check unit tests of libscope-writer. Writes the sample
+ * file (sample.c) and reads it back with the plain HDF5 C API; checks the
+ * temporary-file protocol, name escaping, and that every kind of error comes
+ * back as -1 with a message and without HDF5 printing anything. */
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "region_stream.h"
+#include "sample.h"
+
+static char dir[64];
+static char path[128];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/scope-writer-test-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.h5", dir);
+}
+
+static void teardown(void)
+{
+    DIR *d = opendir(dir);
+    char file[512];
+    for (struct dirent *e; d && (e = readdir(d));) {
+        snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] != '.')
+            remove(file);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* Number of entries in the test directory other than . and .. */
+static int dir_entries(void)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static const struct scope_writer_api *api(void)
+{
+    return scope_writer_api();
+}
+
+/* ---- reading back ---- */
+
+static void assert_string_attr(hid_t obj, const char *name, const char *want)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    ck_assert_msg(a >= 0, "attribute %s missing", name);
+    hid_t t = H5Aget_type(a);
+    ck_assert_int_eq(H5Tget_class(t), H5T_STRING);
+    ck_assert(H5Tis_variable_str(t) > 0);
+    ck_assert_int_eq(H5Tget_cset(t), H5T_CSET_UTF8);
+    hid_t s = H5Aget_space(a);
+    ck_assert_int_eq(H5Sget_simple_extent_type(s), H5S_SCALAR);
+    char *value = NULL;
+    ck_assert_int_ge(H5Aread(a, t, &value), 0);
+    ck_assert_str_eq(value, want ? want : "");
+    H5free_memory(value);
+    H5Sclose(s);
+    H5Tclose(t);
+    H5Aclose(a);
+}
+
+static void assert_int_attr(hid_t obj, const char *name, hid_t want_type,
+                            int64_t want)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    ck_assert_msg(a >= 0, "attribute %s missing", name);
+    hid_t t = H5Aget_type(a);
+    ck_assert_msg(H5Tequal(t, want_type) > 0, "attribute %s has the wrong type", name);
+    int64_t value = 0;
+    ck_assert_int_ge(H5Aread(a, H5T_NATIVE_INT64, &value), 0);
+    ck_assert_int_eq(value, want);
+    H5Tclose(t);
+    H5Aclose(a);
+}
+
+static void assert_metadata(hid_t file)
+{
+    const struct scope_run_info *r = &sample_run;
+    hid_t g = H5Gopen2(file, "metadata", H5P_DEFAULT);
+    ck_assert_int_ge(g, 0);
+    const char *names[] = {"version", "hostname", "platform", "user",
+                           "working_directory", "timestamp", "command",
+                           "config", "clock"};
+    const char *values[] = {r->version, r->hostname, r->platform, r->user,
+                            r->working_directory, r->timestamp, r->command,
+                            r->config, r->clock};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        assert_string_attr(g, names[i], values[i]);
+    assert_int_attr(g, "mpi_size", H5T_STD_I64LE, r->mpi_size);
+    assert_int_attr(g, "omp_num_threads", H5T_STD_I64LE, r->omp_num_threads);
+    assert_int_attr(g, "total_cores", H5T_STD_I64LE, r->total_cores);
+    assert_int_attr(g, "run_start_time", H5T_STD_I64LE, r->run_start_time);
+    H5Gclose(g);
+}
+
+/* Reads a whole 1-D dataset of the given file type; returns its length. */
+static size_t read_column(hid_t group, const char *name, hid_t ftype,
+                          hid_t mtype, size_t elsize, void **data)
+{
+    hid_t d = H5Dopen2(group, name, H5P_DEFAULT);
+    ck_assert_msg(d >= 0, "dataset %s missing", name);
+    hid_t t = H5Dget_type(d);
+    ck_assert_msg(H5Tequal(t, ftype) > 0, "dataset %s has the wrong type", name);
+    hid_t s = H5Dget_space(d);
+    ck_assert_int_eq(H5Sget_simple_extent_ndims(s), 1);
+    hsize_t n = 0;
+    H5Sget_simple_extent_dims(s, &n, NULL);
+    *data = malloc((size_t)n * elsize + 1);
+    ck_assert_int_ge(H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data), 0);
+    H5Sclose(s);
+    H5Tclose(t);
+    H5Dclose(d);
+    return (size_t)n;
+}
+
+/* Big regions are chunked with shuffle + deflate, small ones compact. */
+static void assert_layout(hid_t group, size_t events)
+{
+    hid_t d = H5Dopen2(group, "start_times", H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(d);
+    int compressed = events >= REGION_COMPRESS_MIN;
+    ck_assert_int_eq(H5Pget_layout(dcpl), compressed ? H5D_CHUNKED : H5D_COMPACT);
+    ck_assert_int_eq(H5Pget_nfilters(dcpl), compressed ? 2 : 0);
+    if (compressed) {
+        unsigned flags;
+        ck_assert(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_SHUFFLE, &flags, NULL,
+                                       NULL, 0, NULL, NULL) >= 0);
+        ck_assert(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_DEFLATE, &flags, NULL,
+                                       NULL, 0, NULL, NULL) >= 0);
+    }
+    H5Pclose(dcpl);
+    H5Dclose(d);
+}
+
+static void assert_events(hid_t group, int rank, size_t region)
+{
+    int64_t *start, *end;
+    int32_t *tid;
+    size_t n = sample_regions[region].events;
+    ck_assert_uint_eq(read_column(group, "start_times", H5T_STD_I64LE,
+                                  H5T_NATIVE_INT64, 8, (void **)&start), n);
+    ck_assert_uint_eq(read_column(group, "end_times", H5T_STD_I64LE,
+                                  H5T_NATIVE_INT64, 8, (void **)&end), n);
+    ck_assert_uint_eq(read_column(group, "thread_ids", H5T_STD_I32LE,
+                                  H5T_NATIVE_INT32, 4, (void **)&tid), n);
+    for (size_t i = 0; i < n; i++) {
+        int64_t s, e;
+        int32_t t;
+        sample_event(rank, region, i, &s, &e, &t);
+        ck_assert_msg(start[i] == s && end[i] == e && tid[i] == t,
+                      "rank %d region %zu event %zu differs", rank, region, i);
+    }
+    free(start);
+    free(end);
+    free(tid);
+}
+
+static void assert_region(hid_t regions, int rank, size_t g)
+{
+    const struct sample_region *s = &sample_regions[g];
+    hid_t group = H5Gopen2(regions, s->escaped, H5P_DEFAULT);
+    ck_assert_msg(group >= 0, "region %s missing", s->escaped);
+    assert_string_attr(group, "symbol", s->symbol);
+    assert_string_attr(group, "library", s->library);
+    assert_int_attr(group, "address", H5T_STD_U64LE, (int64_t)s->address);
+    H5G_info_t info;
+    H5Gget_info(group, &info);
+    ck_assert_uint_eq(info.nlinks, 3);
+    assert_layout(group, s->events);
+    assert_events(group, rank, g);
+    H5Gclose(group);
+}
+
+static void assert_rank(hid_t file, int rank)
+{
+    char name[16];
+    snprintf(name, sizeof name, "rank%d", rank);
+    hid_t g = H5Gopen2(file, name, H5P_DEFAULT);
+    ck_assert_int_ge(g, 0);
+    struct scope_rank_info r = sample_rank(rank);
+    assert_string_attr(g, "hostname", r.hostname);
+    assert_int_attr(g, "pid", H5T_STD_I64LE, r.pid);
+    assert_int_attr(g, "run_start_time", H5T_STD_I64LE, r.run_start_time);
+    assert_int_attr(g, "clock_offset_ns", H5T_STD_I64LE, r.clock_offset_ns);
+    assert_int_attr(g, "dropped_events", H5T_STD_I64LE, r.dropped_events);
+    hid_t regions = H5Gopen2(g, "regions", H5P_DEFAULT);
+    ck_assert_int_ge(regions, 0);
+    H5G_info_t info;
+    H5Gget_info(regions, &info);
+    ck_assert_uint_eq(info.nlinks, sample_nregions);
+    for (size_t i = 0; i < sample_nregions; i++)
+        assert_region(regions, rank, i);
+    H5Gclose(regions);
+    H5Gclose(g);
+}
+
+static herr_t check_top_level(hid_t g, const char *name, const H5L_info_t *info,
+                              void *count)
+{
+    (void)g;
+    (void)info;
+    ck_assert_msg(strcmp(name, "metadata") == 0 || strcmp(name, "rank0") == 0 ||
+                      strcmp(name, "rank1") == 0,
+                  "unexpected top-level object %s", name);
+    ++*(int *)count;
+    return 0;
+}
+
+static void write_sample_file(void)
+{
+    char err[512] = "";
+    ck_assert_msg(sample_write(path, err, sizeof err) == 0, "sample_write: %s", err);
+}
+
+START_TEST(sample_reads_back)
+{
+    write_sample_file();
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    int count = 0;
+    H5Literate(file, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, check_top_level, &count);
+    ck_assert_int_eq(count, 1 + SAMPLE_RANKS);
+    assert_metadata(file);
+    for (int r = 0; r < SAMPLE_RANKS; r++)
+        assert_rank(file, r);
+    H5Fclose(file);
+}
+END_TEST
+
+START_TEST(finish_leaves_only_the_final_file)
+{
+    write_sample_file();
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(dir_entries(), 1);
+}
+END_TEST
+
+/* create, then begin_rank/begin_region/append so there is something open. */
+static scope_writer *open_region(void)
+{
+    char err[512];
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_msg(w != NULL, "create: %s", err);
+    struct scope_rank_info rank = sample_rank(0);
+    struct scope_region_info region = {"solve", NULL, NULL, 0};
+    int64_t t[2] = {1, 2};
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    ck_assert_int_eq(api()->begin_region(w, &region), 0);
+    ck_assert_int_eq(api()->append(w, t, t + 1, NULL, 1), 0);
+    return w;
+}
+
+START_TEST(create_uses_temporary_name)
+{
+    scope_writer *w = open_region();
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    ck_assert_int_eq(access(tmp, F_OK), 0);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    api()->abort(w);
+}
+END_TEST
+
+START_TEST(abort_leaves_nothing)
+{
+    api()->abort(open_region());
+    ck_assert_int_eq(dir_entries(), 0);
+    api()->abort(NULL);
+}
+END_TEST
+
+START_TEST(missing_directory_is_reported)
+{
+    char err[512] = "";
+    scope_writer *w = api()->create("/no/such/dir/x.h5", &sample_run, err, sizeof err);
+    ck_assert_ptr_null(w);
+    char want[128];
+    snprintf(want, sizeof want, "cannot create /no/such/dir/x.h5.tmp.%ld: "
+             "No such file or directory", (long)getpid());
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(api()->error(NULL), want);
+}
+END_TEST
+
+START_TEST(file_as_directory_is_reported)
+{
+    char bad[256], err[512] = "";
+    write_sample_file();
+    snprintf(bad, sizeof bad, "%s/x.h5", path);
+    ck_assert_ptr_null(api()->create(bad, &sample_run, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "Not a directory"));
+}
+END_TEST
+
+START_TEST(calls_out_of_order_fail)
+{
+    char err[512];
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    struct scope_rank_info rank = sample_rank(0);
+    struct scope_region_info region = {"solve", NULL, NULL, 0};
+    int64_t t = 1;
+    ck_assert_int_eq(api()->append(w, &t, &t, NULL, 1), -1);
+    ck_assert_str_eq(api()->error(w), "append: out of order, called outside any rank");
+    ck_assert_int_eq(api()->begin_region(w, &region), -1);
+    ck_assert_int_eq(api()->end_region(w), -1);
+    ck_assert_int_eq(api()->end_rank(w), -1);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), -1);
+    ck_assert_int_eq(api()->end_region(w), -1);
+    ck_assert_str_eq(api()->error(w), "end_region: out of order, called inside a "
+                     "rank but outside any region");
+    ck_assert_int_eq(api()->finish(w), -1);  /* frees w, removes the file */
+    ck_assert_str_eq(api()->error(NULL), "finish: out of order, called inside a "
+                     "rank but outside any region");
+    ck_assert_int_eq(dir_entries(), 0);
+}
+END_TEST
+
+START_TEST(null_writer_fails)
+{
+    int64_t t = 0;
+    ck_assert_int_eq(api()->begin_rank(NULL, NULL), -1);
+    ck_assert_int_eq(api()->begin_region(NULL, NULL), -1);
+    ck_assert_int_eq(api()->append(NULL, &t, &t, NULL, 1), -1);
+    ck_assert_int_eq(api()->end_region(NULL), -1);
+    ck_assert_int_eq(api()->end_rank(NULL), -1);
+    ck_assert_int_eq(api()->finish(NULL), -1);
+}
+END_TEST
+
+START_TEST(bad_arguments_fail)
+{
+    scope_writer *w = open_region();
+    ck_assert_int_eq(api()->append(w, NULL, NULL, NULL, 1), -1);
+    ck_assert_str_eq(api()->error(w), "append: start and end must not be NULL");
+    api()->abort(w);
+    char err[512];
+    ck_assert_ptr_null(api()->create(NULL, &sample_run, err, sizeof err));
+    ck_assert_ptr_null(api()->create(path, NULL, err, sizeof err));
+    w = api()->create(path, &sample_run, err, sizeof err);
+    struct scope_rank_info rank = sample_rank(0);
+    struct scope_region_info unnamed = {"", NULL, NULL, 0};
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    ck_assert_int_eq(api()->begin_region(w, &unnamed), -1);
+    ck_assert_str_eq(api()->error(w), "begin_region: a region needs a name");
+    api()->abort(w);
+}
+END_TEST
+
+/* Runs fn with stderr going to a file; returns how much it printed there. */
+static long stderr_bytes_of(void (*fn)(void))
+{
+    char log[160];
+    snprintf(log, sizeof log, "%s/stderr.log", dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    fn();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    struct stat st;
+    stat(log, &st);
+    remove(log);
+    return (long)st.st_size;
+}
+
+/* A second region of the same name is an HDF5 error inside the writer. */
+static void duplicate_region(void)
+{
+    scope_writer *w = open_region();
+    struct scope_region_info region = {"solve", NULL, NULL, 0};
+    int64_t t = 0;
+    ck_assert_int_eq(api()->end_region(w), 0);
+    ck_assert_int_eq(api()->begin_region(w, &region), -1);
+    ck_assert_ptr_nonnull(strstr(api()->error(w), "cannot create region 'solve' (HDF5: "));
+    ck_assert_int_eq(api()->append(w, &t, &t, NULL, 1), -1);  /* stays failed */
+    ck_assert_ptr_nonnull(strstr(api()->error(w), "cannot create region 'solve'"));
+    api()->abort(w);
+}
+
+START_TEST(hdf5_errors_are_quiet)
+{
+    H5E_auto2_t before_func, after_func;
+    void *before_data, *after_data;
+    H5Eget_auto2(H5E_DEFAULT, &before_func, &before_data);
+    ck_assert_ptr_nonnull((void *)before_func);
+    ck_assert_int_eq(stderr_bytes_of(duplicate_region), 0);
+    H5Eget_auto2(H5E_DEFAULT, &after_func, &after_data);
+    ck_assert(after_func == before_func && after_data == before_data);
+    ck_assert_int_eq(dir_entries(), 0);
+}
+END_TEST
+
+START_TEST(failed_rename_removes_temporary)
+{
+    char err[512];
+    mkdir(path, 0700);
+    char inside[192];
+    snprintf(inside, sizeof inside, "%s/keep", path);
+    close(open(inside, O_WRONLY | O_CREAT, 0600));  /* a non-empty directory */
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(api()->finish(w), -1);
+    ck_assert_ptr_nonnull(strstr(api()->error(NULL), "cannot rename"));
+    ck_assert_int_eq(dir_entries(), 1);  /* only the directory */
+    remove(inside);
+}
+END_TEST
+
+START_TEST(escape_names)
+{
+    const char *cases[][2] = {
+        {"solve", "solve"}, {"a/b", "a%2Fb"}, {"/", "%2F"}, {"50%", "50%25"},
+        {"%2F", "%252F"}, {".", "%2E"}, {"..", ".."}, {"a.b", "a.b"},
+        {"operator/", "operator%2F"}, {"", ""},
+    };
+    char out[64];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = scope_escape_region_name(cases[i][0], out, sizeof out);
+        ck_assert_str_eq(out, cases[i][1]);
+        ck_assert_uint_eq(n, strlen(cases[i][1]));
+    }
+}
+END_TEST
+
+START_TEST(escape_truncates)
+{
+    char out[4] = "xyz";
+    ck_assert_uint_eq(scope_escape_region_name("a/b", NULL, 0), 5);
+    ck_assert_uint_eq(scope_escape_region_name("a/b", out, sizeof out), 5);
+    ck_assert_str_eq(out, "a%2");
+    ck_assert_uint_eq(scope_escape_region_name("abc", out, 1), 3);
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+static Suite *writer_suite(void)
+{
+    Suite *s = suite_create("writer");
+    TCase *file = tcase_create("file");
+    tcase_add_checked_fixture(file, setup, teardown);
+    tcase_add_test(file, sample_reads_back);
+    tcase_add_test(file, finish_leaves_only_the_final_file);
+    tcase_add_test(file, create_uses_temporary_name);
+    tcase_add_test(file, abort_leaves_nothing);
+    tcase_add_test(file, missing_directory_is_reported);
+    tcase_add_test(file, file_as_directory_is_reported);
+    tcase_add_test(file, calls_out_of_order_fail);
+    tcase_add_test(file, null_writer_fails);
+    tcase_add_test(file, bad_arguments_fail);
+    tcase_add_test(file, hdf5_errors_are_quiet);
+    tcase_add_test(file, failed_rename_removes_temporary);
+    suite_add_tcase(s, file);
+    TCase *escape = tcase_create("escape");
+    tcase_add_test(escape, escape_names);
+    tcase_add_test(escape, escape_truncates);
+    suite_add_tcase(s, escape);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(writer_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

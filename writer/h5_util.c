@@ -1,0 +1,104 @@
+/* h5_util.c: error messages with HDF5's innermost cause, scalar attributes
+ * (strings as variable-length UTF-8, as h5py writes them), closing ids. */
+#include "h5_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct h5_quiet h5_quiet_begin(void)
+{
+    struct h5_quiet q = {NULL, NULL};
+    if (H5Eget_auto2(H5E_DEFAULT, &q.func, &q.data) < 0)
+        q.func = NULL;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    return q;
+}
+
+void h5_quiet_end(struct h5_quiet q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q.func, q.data);
+}
+
+/* H5Ewalk2 callback: keeps the first (innermost, walking upward) entry. */
+static herr_t keep_innermost(unsigned n, const H5E_error2_t *err, void *data)
+{
+    char *cause = data;
+    (void)n;
+    if (cause[0] != '\0')
+        return 0;
+    if (err->desc && err->desc[0] != '\0')
+        snprintf(cause, 256, "%s", err->desc);
+    else if (H5Eget_msg(err->min_num, NULL, cause, 256) < 0)
+        cause[0] = '\0';
+    return 0;
+}
+
+int h5_fail(const struct h5_err *e, const char *fmt, ...)
+{
+    char cause[256] = "";
+    va_list ap;
+
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_innermost, cause);
+    H5Eclear2(H5E_DEFAULT);
+    va_start(ap, fmt);
+    int used = vsnprintf(e->buf, e->len, fmt, ap);
+    va_end(ap);
+    if (cause[0] != '\0' && used >= 0 && (size_t)used < e->len)
+        snprintf(e->buf + used, e->len - (size_t)used, " (HDF5: %s)", cause);
+    return -1;
+}
+
+/* ftype: type in the file; mtype: type of *value in memory. */
+static int attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype,
+                      const void *value, const struct h5_err *e)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = space < 0 ? H5I_INVALID_HID
+                           : H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = attr < 0 || H5Awrite(attr, mtype, value) < 0
+                 ? h5_fail(e, "cannot write attribute '%s'", name) : 0;
+    if (attr >= 0)
+        H5Aclose(attr);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+int h5_attr_string(hid_t obj, const char *name, const char *value,
+                   const struct h5_err *e)
+{
+    const char *s = value ? value : "";
+    hid_t type = H5Tcopy(H5T_C_S1);
+    if (type < 0 || H5Tset_size(type, H5T_VARIABLE) < 0 ||
+        H5Tset_cset(type, H5T_CSET_UTF8) < 0) {
+        int rc = h5_fail(e, "cannot make the string type of attribute '%s'", name);
+        if (type >= 0)
+            H5Tclose(type);
+        return rc;
+    }
+    int rc = attr_write(obj, name, type, type, &s, e);
+    H5Tclose(type);
+    return rc;
+}
+
+int h5_attr_int64(hid_t obj, const char *name, int64_t value,
+                  const struct h5_err *e)
+{
+    return attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value, e);
+}
+
+int h5_attr_uint64(hid_t obj, const char *name, uint64_t value,
+                   const struct h5_err *e)
+{
+    return attr_write(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value, e);
+}
+
+int h5_close(hid_t *id)
+{
+    if (*id < 0)
+        return 0;
+    herr_t rc = H5Iget_type(*id) == H5I_FILE ? H5Fclose(*id) : H5Oclose(*id);
+    *id = H5I_INVALID_HID;
+    return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,42 @@
+/* h5_util.h: small HDF5 helpers shared by the writer's modules: error
+ * messages that name the HDF5 cause, and scalar attributes. */
+#ifndef SCOPE_H5_UTIL_H
+#define SCOPE_H5_UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a module reports its failure: a buffer owned by the writer. */
+struct h5_err {
+    char *buf;
+    size_t len;
+};
+
+/* HDF5's automatic error printing, switched off while the writer runs. */
+struct h5_quiet {
+    H5E_auto2_t func;
+    void *data;
+};
+
+struct h5_quiet h5_quiet_begin(void);
+void h5_quiet_end(struct h5_quiet q);
+
+/* Formats the message, appends the innermost cause from HDF5's error stack
+ * (if any), clears that stack, and returns -1. */
+int h5_fail(const struct h5_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Scalar attributes on an open object; NULL strings are written as "". */
+int h5_attr_string(hid_t obj, const char *name, const char *value,
+                   const struct h5_err *e);
+int h5_attr_int64(hid_t obj, const char *name, int64_t value,
+                  const struct h5_err *e);
+int h5_attr_uint64(hid_t obj, const char *name, uint64_t value,
+                   const struct h5_err *e);
+
+/* Closes id if it is valid and sets it to H5I_INVALID_HID; returns what the
+ * close returned (0 when there was nothing to close). */
+int h5_close(hid_t *id);
+
+#endif

@@ -1,0 +1,46 @@
+/* region_stream.h: one region's group and its three datasets, written in
+ * bounded windows so memory stays constant whatever the number of events. */
+#ifndef SCOPE_REGION_STREAM_H
+#define SCOPE_REGION_STREAM_H
+
+#include "chunk_codec.h"
+#include "h5_util.h"
+#include "scope_writer.h"
+
+/* Events buffered per dataset before they are written; also the chunk size
+ * of regions that outgrow one window. */
+#define REGION_WINDOW ((size_t)64 * 1024)
+
+/* Regions with at least this many events are chunked and compressed; below,
+ * they are compact (stored in the object header). Measured: at 100 events a
+ * compressed region takes 44 % less space, at 30 events there is no gain. */
+#define REGION_COMPRESS_MIN ((size_t)128)
+
+enum { REGION_START, REGION_END, REGION_THREAD, REGION_NCOLUMNS };
+
+struct region_stream {
+    hid_t group;
+    hid_t dset[REGION_NCOLUMNS];      /* created when the first window is full */
+    hsize_t chunk;                    /* elements per chunk, 0: not chunked */
+    void *buf[REGION_NCOLUMNS];       /* REGION_WINDOW elements each */
+    struct chunk_codec codec;
+    size_t buffered;                  /* events in buf */
+    hsize_t written;                  /* events already in the datasets */
+    struct h5_err err;
+};
+
+/* Allocates the window buffers; -1 (err filled) when out of memory. */
+int region_stream_init(struct region_stream *r, struct h5_err err);
+void region_stream_free(struct region_stream *r);
+
+int region_begin(struct region_stream *r, hid_t regions,
+                 const struct scope_region_info *info);
+/* thread_ids may be NULL (all events on thread 0). */
+int region_append(struct region_stream *r, const int64_t *start,
+                  const int64_t *end, const int32_t *thread_ids, size_t n);
+/* Writes what is buffered and closes the region. */
+int region_end(struct region_stream *r);
+/* Closes whatever is open without writing (after a failure). */
+void region_close(struct region_stream *r);
+
+#endif

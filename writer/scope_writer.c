@@ -1,0 +1,298 @@
+/* scope_writer.c: the writer's entry points. Checks that calls come in the
+ * documented order, keeps HDF5 quiet while it works, and owns the file's
+ * life: created under a temporary name, renamed by finish, removed by abort.
+ * Region datasets are streamed by region_stream.c. */
+#include "scope_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "h5_util.h"
+#include "region_stream.h"
+
+enum writer_state { IN_FILE, IN_RANK, IN_REGION, FAILED };
+
+struct scope_writer {
+    enum writer_state state;
+    char *path;
+    char *tmp;
+    hid_t file, rank, regions;
+    int rank_number;
+    struct region_stream region;
+    struct h5_quiet quiet;
+    char err[512];
+    struct h5_err e;
+};
+
+/* The message of a writer that no longer exists (failed create or finish). */
+static __thread char last_error[512];
+
+static const char *where(const scope_writer *w)
+{
+    static const char *const phrase[] = {
+        [IN_FILE] = "outside any rank",
+        [IN_RANK] = "inside a rank but outside any region",
+        [IN_REGION] = "inside a region",
+    };
+    return phrase[w->state];  /* never FAILED: enter() stops before */
+}
+
+/* Starts an entry point that needs state `need`; -1 if it must not run. */
+static int enter(scope_writer *w, enum writer_state need, const char *what)
+{
+    if (!w)
+        return -1;
+    if (w->state == FAILED)
+        return -1;  /* the first failure's message stays */
+    if (w->state != need) {
+        snprintf(w->err, sizeof w->err, "%s: out of order, called %s", what, where(w));
+        return -1;
+    }
+    w->quiet = h5_quiet_begin();
+    return 0;
+}
+
+static int leave(scope_writer *w, int rc)
+{
+    h5_quiet_end(w->quiet);
+    if (rc < 0)
+        w->state = FAILED;
+    return rc;
+}
+
+/* Closes everything, removes the temporary file, frees w. */
+static void destroy(scope_writer *w)
+{
+    region_stream_free(&w->region);
+    h5_close(&w->regions);
+    h5_close(&w->rank);
+    h5_close(&w->file);
+    if (w->tmp)
+        unlink(w->tmp);
+    free(w->tmp);
+    free(w->path);
+    free(w);
+}
+
+static scope_writer *writer_new(const char *path, char *err, size_t errlen)
+{
+    scope_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "out of memory for the writer");
+        return NULL;
+    }
+    w->file = w->rank = w->regions = H5I_INVALID_HID;
+    w->e = (struct h5_err){w->err, sizeof w->err};
+    w->path = strdup(path);
+    if (!w->path || asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+        w->tmp = NULL;
+        snprintf(w->err, sizeof w->err, "out of memory for the file name");
+    } else if (region_stream_init(&w->region, w->e) == 0) {
+        return w;
+    }
+    snprintf(err, errlen, "%s", w->err);
+    destroy(w);
+    return NULL;
+}
+
+/* Creating the file ourselves first gives the real reason (errno) when the
+ * directory is missing or unwritable; HDF5 then truncates it. */
+static int create_file(scope_writer *w)
+{
+    int fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(w->err, sizeof w->err, "cannot create %s: %s", w->tmp, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0 &&
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0)
+        w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    int rc = w->file < 0 ? h5_fail(&w->e, "cannot create HDF5 file %s", w->tmp) : 0;
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return rc;
+}
+
+static int write_metadata(scope_writer *w, const struct scope_run_info *run)
+{
+    const struct { const char *name, *value; } strings[] = {
+        {"version", run->version}, {"hostname", run->hostname},
+        {"platform", run->platform}, {"user", run->user},
+        {"working_directory", run->working_directory},
+        {"timestamp", run->timestamp}, {"command", run->command},
+        {"config", run->config}, {"clock", run->clock},
+    };
+    const struct { const char *name; int64_t value; } ints[] = {
+        {"mpi_size", run->mpi_size}, {"omp_num_threads", run->omp_num_threads},
+        {"total_cores", run->total_cores}, {"run_start_time", run->run_start_time},
+    };
+    hid_t g = H5Gcreate2(w->file, "metadata", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return h5_fail(&w->e, "cannot create /metadata");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof strings / sizeof strings[0]; i++)
+        rc = h5_attr_string(g, strings[i].name, strings[i].value, &w->e);
+    for (size_t i = 0; rc == 0 && i < sizeof ints / sizeof ints[0]; i++)
+        rc = h5_attr_int64(g, ints[i].name, ints[i].value, &w->e);
+    H5Gclose(g);
+    return rc;
+}
+
+static scope_writer *w_create(const char *path, const struct scope_run_info *run,
+                              char *err, size_t errlen)
+{
+    if (!path || !run) {
+        snprintf(err, errlen, "create: path and run info are required");
+        return NULL;
+    }
+    scope_writer *w = writer_new(path, err, errlen);
+    if (!w)
+        return NULL;
+    struct h5_quiet q = h5_quiet_begin();
+    int rc = create_file(w) < 0 ? -1 : write_metadata(w, run);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", w->err);
+        snprintf(last_error, sizeof last_error, "%s", w->err);
+        destroy(w);
+        w = NULL;
+    }
+    h5_quiet_end(q);
+    return w;
+}
+
+static int open_rank(scope_writer *w, const struct scope_rank_info *info)
+{
+    char name[32];
+    snprintf(name, sizeof name, "rank%d", info->rank);
+    w->rank = H5Gcreate2(w->file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (w->rank < 0)
+        return h5_fail(&w->e, "cannot create /%s", name);
+    w->rank_number = info->rank;
+    if (h5_attr_string(w->rank, "hostname", info->hostname, &w->e) < 0 ||
+        h5_attr_int64(w->rank, "pid", info->pid, &w->e) < 0 ||
+        h5_attr_int64(w->rank, "run_start_time", info->run_start_time, &w->e) < 0 ||
+        h5_attr_int64(w->rank, "clock_offset_ns", info->clock_offset_ns, &w->e) < 0 ||
+        h5_attr_int64(w->rank, "dropped_events", info->dropped_events, &w->e) < 0)
+        return -1;
+    w->regions = H5Gcreate2(w->rank, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (w->regions < 0)
+        return h5_fail(&w->e, "cannot create /%s/regions", name);
+    w->state = IN_RANK;
+    return 0;
+}
+
+static int w_begin_rank(scope_writer *w, const struct scope_rank_info *info)
+{
+    if (enter(w, IN_FILE, "begin_rank") < 0)
+        return -1;
+    if (!info || info->rank < 0) {
+        snprintf(w->err, sizeof w->err, "begin_rank: a rank number >= 0 is required");
+        return leave(w, -1);
+    }
+    return leave(w, open_rank(w, info));
+}
+
+static int w_begin_region(scope_writer *w, const struct scope_region_info *info)
+{
+    if (enter(w, IN_RANK, "begin_region") < 0)
+        return -1;
+    int rc = region_begin(&w->region, w->regions, info);
+    if (rc == 0)
+        w->state = IN_REGION;
+    return leave(w, rc);
+}
+
+static int w_append(scope_writer *w, const int64_t *start, const int64_t *end,
+                    const int32_t *thread_ids, size_t n)
+{
+    if (enter(w, IN_REGION, "append") < 0)
+        return -1;
+    return leave(w, region_append(&w->region, start, end, thread_ids, n));
+}
+
+static int w_end_region(scope_writer *w)
+{
+    if (enter(w, IN_REGION, "end_region") < 0)
+        return -1;
+    int rc = region_end(&w->region);
+    if (rc == 0)
+        w->state = IN_RANK;
+    return leave(w, rc);
+}
+
+static int w_end_rank(scope_writer *w)
+{
+    if (enter(w, IN_RANK, "end_rank") < 0)
+        return -1;
+    int rc = h5_close(&w->regions) < 0 || h5_close(&w->rank) < 0
+                 ? h5_fail(&w->e, "cannot close /rank%d", w->rank_number) : 0;
+    if (rc == 0)
+        w->state = IN_FILE;
+    return leave(w, rc);
+}
+
+static int close_and_rename(scope_writer *w)
+{
+    if (h5_close(&w->file) < 0)
+        return h5_fail(&w->e, "cannot close %s", w->tmp);
+    if (rename(w->tmp, w->path) < 0) {
+        snprintf(w->err, sizeof w->err, "cannot rename %s to %s: %s", w->tmp,
+                 w->path, strerror(errno));
+        return -1;
+    }
+    free(w->tmp);
+    w->tmp = NULL;  /* nothing left to remove */
+    return 0;
+}
+
+static int w_finish(scope_writer *w)
+{
+    if (!w)
+        return -1;
+    int rc = enter(w, IN_FILE, "finish");
+    if (rc == 0)
+        rc = leave(w, close_and_rename(w));
+    if (rc < 0)
+        snprintf(last_error, sizeof last_error, "%s", w->err);
+    struct h5_quiet q = h5_quiet_begin();
+    destroy(w);
+    h5_quiet_end(q);
+    return rc;
+}
+
+static void w_abort(scope_writer *w)
+{
+    if (!w)
+        return;
+    struct h5_quiet q = h5_quiet_begin();
+    destroy(w);
+    h5_quiet_end(q);
+}
+
+static const char *w_error(const scope_writer *w)
+{
+    return w ? w->err : last_error;
+}
+
+__attribute__((visibility("default")))
+const struct scope_writer_api *scope_writer_api(void)
+{
+    static const struct scope_writer_api api = {
+        .create = w_create,
+        .begin_rank = w_begin_rank,
+        .begin_region = w_begin_region,
+        .append = w_append,
+        .end_region = w_end_region,
+        .end_rank = w_end_rank,
+        .finish = w_finish,
+        .abort = w_abort,
+        .error = w_error,
+    };
+    return &api;
+}
