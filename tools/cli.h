@@ -1,0 +1,62 @@
+/* The scope CLI's shared declarations: parsed options, the subcommand
+ * table entry, and the helpers every subcommand uses. */
+#ifndef SCOPE_CLI_H
+#define SCOPE_CLI_H
+
+#include "cli_table.h"
+#include "scope_reader.h"
+
+/* Which options a subcommand accepts (--format and --help: always). */
+enum {
+    OPT_REGIONS = 1 << 0, /* --include, --exclude */
+    OPT_RANKS = 1 << 1,   /* --ranks */
+    OPT_TIME = 1 << 2,    /* --absolute, --origin */
+    OPT_SORT = 1 << 3,    /* --sort */
+    OPT_TOP = 1 << 4,     /* --top */
+    OPT_RANK = 1 << 5,    /* --rank */
+};
+
+typedef enum { ORIGIN_DEFAULT, ORIGIN_RUN_START, ORIGIN_FIRST_ENTRY, ORIGIN_SECONDS } cli_origin;
+
+typedef struct cli_options {
+    const char **include, **exclude;
+    size_t n_include, n_exclude;
+    int *ranks;
+    size_t n_ranks;
+    bool absolute;
+    cli_origin origin;
+    double origin_seconds;
+    table_format format;
+    const char *sort;
+    long top; /* -1: all rows */
+    bool has_rank;
+    int rank;
+    const char *file;
+} cli_options;
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    const char *description;
+    const char *example;
+    unsigned options;
+    /* Fill the report; -1 with err set on failure (reported for the file). */
+    int (*run)(scope_file *f, const cli_options *opt, report *out, scope_error *err);
+    /* Instead of run, for subcommands that take no profile (run, lib):
+     * gets argv from the subcommand's name on, returns the exit status. */
+    int (*main)(int argc, char **argv);
+} cli_command;
+
+/* Parse argv (argv[0] = the subcommand's name). 0: go on; 1: --help was
+ * printed; 2: usage error (printed). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *opt);
+void cli_options_free(cli_options *opt);
+void cli_command_help(const cli_command *cmd, FILE *out);
+
+/* The reader filter the options ask for (origin resolved against f). */
+int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, scope_error *err);
+
+/* The subcommands (one file each: cmd_<name>.c). */
+extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree;
+
+#endif

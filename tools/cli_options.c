@@ -1,0 +1,250 @@
+/* The one option parser of the scope CLI: every subcommand's options,
+ * its --help text, and the translation of options into a scope_filter. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct option_doc {
+    unsigned group; /* 0: every subcommand */
+    const char *flag, *text;
+} option_doc;
+
+static const option_doc docs[] = {
+    {OPT_REGIONS, "--include RE", "only regions matching RE (POSIX extended, repeatable)"},
+    {OPT_REGIONS, "--exclude RE", "drop regions matching RE (repeatable)"},
+    {OPT_RANKS, "--ranks LIST", "only these ranks, e.g. 0,2-3"},
+    {OPT_RANK, "--rank N", "the rank to show (default: the lowest)"},
+    {OPT_TIME, "--absolute", "raw clock times instead of times from the origin"},
+    {OPT_TIME, "--origin O", "zero point: run-start, first-entry or SECONDS (clock value)"},
+    {OPT_SORT, "--sort COLUMN", "sort rows (numbers descending, text ascending)"},
+    {OPT_TOP, "--top N", "print the first N rows only"},
+    {0, "--format F", "table (default), csv or json"},
+    {0, "--help", "this help"},
+};
+
+void cli_command_help(const cli_command *cmd, FILE *out)
+{
+    fprintf(out, "usage: scope %s [options] FILE\n\n%s\n\noptions:\n", cmd->name, cmd->description);
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+        if (docs[i].group == 0 || (cmd->options & docs[i].group))
+            fprintf(out, "  %-15s %s\n", docs[i].flag, docs[i].text);
+    fprintf(out, "\nexample:\n  %s\n", cmd->example);
+}
+
+static int usage(const cli_command *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "scope %s: ", cmd->name);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'scope %s --help'.\n", cmd->name);
+    return 2;
+}
+
+static bool parse_long(const char *s, long min, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > INT32_MAX)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "0,2-3" -> 0 2 3 */
+static bool parse_ranks(const char *list, cli_options *opt)
+{
+    char *copy = strdup(list), *save = NULL;
+    bool ok = copy && *copy;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; ok && item;
+         item = strtok_r(NULL, ",", &save)) {
+        char *dash = strchr(item, '-');
+        long lo, hi;
+        if (dash)
+            *dash = '\0';
+        ok = parse_long(item, 0, &lo) && (!dash || parse_long(dash + 1, lo, &hi));
+        if (!dash)
+            hi = lo;
+        if (ok && hi - lo > 1000000)
+            ok = false;
+        for (long r = lo; ok && r <= hi; r++) {
+            int *ranks = realloc(opt->ranks, (opt->n_ranks + 1) * sizeof *ranks);
+            ok = ranks != NULL;
+            if (ok) {
+                opt->ranks = ranks;
+                opt->ranks[opt->n_ranks++] = (int)r;
+            }
+        }
+    }
+    free(copy);
+    return ok;
+}
+
+static bool push_string(const char ***list, size_t *n, const char *s)
+{
+    const char **items = realloc(*list, (*n + 1) * sizeof *items);
+    if (!items)
+        return false;
+    items[(*n)++] = s;
+    *list = items;
+    return true;
+}
+
+static bool parse_origin(const char *s, cli_options *opt)
+{
+    char *end;
+    if (strcmp(s, "run-start") == 0)
+        opt->origin = ORIGIN_RUN_START;
+    else if (strcmp(s, "first-entry") == 0)
+        opt->origin = ORIGIN_FIRST_ENTRY;
+    else {
+        errno = 0;
+        opt->origin_seconds = strtod(s, &end);
+        if (errno || end == s || *end || !isfinite(opt->origin_seconds))
+            return false;
+        opt->origin = ORIGIN_SECONDS;
+    }
+    return true;
+}
+
+static bool parse_format(const char *s, table_format *out)
+{
+    static const char *const names[] = {"table", "csv", "json"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (table_format)i;
+            return true;
+        }
+    return false;
+}
+
+enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
+       K_FORMAT, K_HELP };
+
+static const struct {
+    struct option opt;
+    unsigned group;
+} option_table[] = {
+    {{"include", required_argument, NULL, K_INCLUDE}, OPT_REGIONS},
+    {{"exclude", required_argument, NULL, K_EXCLUDE}, OPT_REGIONS},
+    {{"ranks", required_argument, NULL, K_RANKS}, OPT_RANKS},
+    {{"rank", required_argument, NULL, K_RANK}, OPT_RANK},
+    {{"absolute", no_argument, NULL, K_ABSOLUTE}, OPT_TIME},
+    {{"origin", required_argument, NULL, K_ORIGIN}, OPT_TIME},
+    {{"sort", required_argument, NULL, K_SORT}, OPT_SORT},
+    {{"top", required_argument, NULL, K_TOP}, OPT_TOP},
+    {{"format", required_argument, NULL, K_FORMAT}, 0},
+    {{"help", no_argument, NULL, K_HELP}, 0},
+};
+#define N_OPTIONS (sizeof option_table / sizeof option_table[0])
+
+static int apply(const cli_command *cmd, int key, const char *arg, cli_options *opt)
+{
+    long v;
+    switch (key) {
+    case K_INCLUDE:
+        return push_string(&opt->include, &opt->n_include, arg) ? 0 : 2;
+    case K_EXCLUDE:
+        return push_string(&opt->exclude, &opt->n_exclude, arg) ? 0 : 2;
+    case K_RANKS:
+        return parse_ranks(arg, opt) ? 0 : usage(cmd, "--ranks: bad rank list '%s'", arg);
+    case K_RANK:
+        if (!parse_long(arg, 0, &v))
+            return usage(cmd, "--rank: bad rank '%s'", arg);
+        opt->has_rank = true;
+        opt->rank = (int)v;
+        return 0;
+    case K_ABSOLUTE:
+        opt->absolute = true;
+        return 0;
+    case K_ORIGIN:
+        return parse_origin(arg, opt) ? 0 : usage(cmd, "--origin: expected run-start, "
+                                                  "first-entry or seconds, not '%s'", arg);
+    case K_SORT:
+        opt->sort = arg;
+        return 0;
+    case K_TOP:
+        if (!parse_long(arg, 0, &v))
+            return usage(cmd, "--top: bad count '%s'", arg);
+        opt->top = v;
+        return 0;
+    case K_FORMAT:
+        return parse_format(arg, &opt->format) ? 0 : usage(cmd, "--format: expected table, "
+                                                         "csv or json, not '%s'", arg);
+    case K_HELP:
+        cli_command_help(cmd, stdout);
+        return 1;
+    default:
+        return usage(cmd, "%s", "bad option");
+    }
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *opt)
+{
+    struct option longopts[N_OPTIONS + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (option_table[i].group == 0 || (cmd->options & option_table[i].group))
+            longopts[n++] = option_table[i].opt;
+    longopts[n] = (struct option){0};
+
+    memset(opt, 0, sizeof *opt);
+    opt->top = -1;
+    opterr = 0;
+    optind = 1;
+    int key, rc = 0;
+    while (rc == 0 && (key = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (key == '?' || key == ':')
+            rc = usage(cmd, key == ':' ? "option '%s' needs an argument" : "unknown option '%s'",
+                       argv[optind - 1]);
+        else
+            rc = apply(cmd, key, optarg, opt);
+    }
+    if (rc == 0 && optind != argc - 1)
+        rc = usage(cmd, "%s", optind >= argc ? "missing FILE" : "expected exactly one FILE");
+    if (rc == 0 && opt->absolute && opt->origin != ORIGIN_DEFAULT)
+        rc = usage(cmd, "%s", "--absolute and --origin exclude each other");
+    if (rc == 0)
+        opt->file = argv[optind];
+    return rc;
+}
+
+void cli_options_free(cli_options *opt)
+{
+    free(opt->include);
+    free(opt->exclude);
+    free(opt->ranks);
+}
+
+int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, scope_error *err)
+{
+    *out = (scope_filter){
+        .include = opt->include, .n_include = opt->n_include,
+        .exclude = opt->exclude, .n_exclude = opt->n_exclude,
+        .ranks = opt->ranks, .n_ranks = opt->n_ranks,
+        .absolute = opt->absolute,
+        .has_origin = opt->origin != ORIGIN_DEFAULT,
+    };
+    switch (opt->origin) {
+    case ORIGIN_DEFAULT:
+        break;
+    case ORIGIN_RUN_START:
+        if (!scope_has_run_start_time(f)) {
+            snprintf(err->message, sizeof err->message, "--origin run-start: the file has no "
+                     "run_start_time");
+            return -1;
+        }
+        out->origin_ns = scope_run_start_time_ns(f);
+        break;
+    case ORIGIN_FIRST_ENTRY:
+        out->origin_ns = scope_minimum_start_time_ns(f);
+        break;
+    case ORIGIN_SECONDS:
+        out->origin_ns = llround(opt->origin_seconds * 1e9);
+        break;
+    }
+    return 0;
+}

@@ -1,0 +1,432 @@
+/* The CLI's result printer: typed cells stored compactly (text in one
+ * arena), rendered as aligned tables, CSV (RFC 4180 quoting) or JSON. */
+#include "cli_table.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cell {
+    bool null;
+    int indent;
+    union {
+        int64_t i;
+        double d;
+        size_t text; /* offset in the arena */
+    } v;
+} cell;
+
+typedef struct column {
+    char *name;
+    col_kind kind;
+} column;
+
+struct table {
+    char *name;
+    bool record;
+    column *cols;
+    size_t n_cols;
+    cell *cells;
+    size_t n_cells, cap_cells;
+    char *arena;
+    size_t arena_len, arena_cap;
+};
+
+struct report {
+    table **tables;
+    size_t n;
+};
+
+static void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q) {
+        fputs("scope: out of memory\n", stderr);
+        exit(2);
+    }
+    return q;
+}
+
+static void *xcalloc(size_t size)
+{
+    return memset(xrealloc(NULL, size), 0, size);
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xrealloc(NULL, n), s, n);
+}
+
+report *report_new(void)
+{
+    return xcalloc(sizeof(report));
+}
+
+void report_free(report *r)
+{
+    for (size_t i = 0; r && i < r->n; i++) {
+        table *t = r->tables[i];
+        for (size_t c = 0; c < t->n_cols; c++)
+            free(t->cols[c].name);
+        free(t->cols);
+        free(t->cells);
+        free(t->arena);
+        free(t->name);
+        free(t);
+    }
+    if (r)
+        free(r->tables);
+    free(r);
+}
+
+table *report_table(report *r, const char *name, bool record)
+{
+    table *t = xcalloc(sizeof *t);
+    t->name = xstrdup(name);
+    t->record = record;
+    r->tables = xrealloc(r->tables, (r->n + 1) * sizeof *r->tables);
+    r->tables[r->n++] = t;
+    return t;
+}
+
+void table_column(table *t, const char *name, col_kind kind)
+{
+    t->cols = xrealloc(t->cols, (t->n_cols + 1) * sizeof *t->cols);
+    t->cols[t->n_cols++] = (column){xstrdup(name), kind};
+}
+
+static cell *new_cell(table *t)
+{
+    if (t->n_cells == t->cap_cells) {
+        t->cap_cells = t->cap_cells ? 2 * t->cap_cells : 64;
+        t->cells = xrealloc(t->cells, t->cap_cells * sizeof *t->cells);
+    }
+    cell *c = &t->cells[t->n_cells++];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+void table_text_indent(table *t, const char *s, int indent)
+{
+    size_t n = strlen(s) + 1;
+    if (t->arena_len + n > t->arena_cap) {
+        t->arena_cap = 2 * (t->arena_len + n) + 4096;
+        t->arena = xrealloc(t->arena, t->arena_cap);
+    }
+    cell *c = new_cell(t);
+    c->indent = indent;
+    c->v.text = t->arena_len;
+    memcpy(t->arena + t->arena_len, s, n);
+    t->arena_len += n;
+}
+
+void table_text(table *t, const char *s) { table_text_indent(t, s, 0); }
+void table_int(table *t, int64_t v) { new_cell(t)->v.i = v; }
+void table_null(table *t) { new_cell(t)->null = true; }
+
+void table_num(table *t, double v)
+{
+    cell *c = new_cell(t);
+    c->null = !isfinite(v);
+    c->v.d = v;
+}
+
+static size_t n_rows(const table *t)
+{
+    return t->n_cols ? t->n_cells / t->n_cols : 0;
+}
+
+static const cell *cell_at(const table *t, size_t row, size_t col)
+{
+    return &t->cells[row * t->n_cols + col];
+}
+
+static void human_duration(char *buf, size_t size, double s)
+{
+    double a = fabs(s);
+    if (a >= 1)
+        snprintf(buf, size, "%.3f s", s);
+    else if (a >= 1e-3)
+        snprintf(buf, size, "%.2f ms", s * 1e3);
+    else if (a >= 1e-6)
+        snprintf(buf, size, "%.2f us", s * 1e6);
+    else
+        snprintf(buf, size, "%.0f ns", s * 1e9);
+}
+
+/* Render one non-text cell (numbers) for a format. */
+static void render_number(const column *col, const cell *c, table_format fmt, char *buf,
+                          size_t size)
+{
+    bool human = fmt == FORMAT_TABLE;
+    switch (col->kind) {
+    case COL_INT:
+        snprintf(buf, size, "%" PRId64, c->v.i);
+        break;
+    case COL_NUMBER:
+        snprintf(buf, size, human ? "%.12g" : "%.17g", c->v.d);
+        break;
+    case COL_SECONDS:
+        snprintf(buf, size, human ? "%.6f" : "%.9f", c->v.d);
+        break;
+    case COL_DURATION:
+        if (human)
+            human_duration(buf, size, c->v.d);
+        else
+            snprintf(buf, size, "%.9f", c->v.d);
+        break;
+    case COL_RATIO:
+        snprintf(buf, size, human ? "%.2fx" : "%.6f", c->v.d);
+        break;
+    case COL_PERCENT:
+        snprintf(buf, size, human ? "%.1f%%" : "%.6f", human ? c->v.d * 100 : c->v.d);
+        break;
+    case COL_TEXT:
+        buf[0] = '\0';
+        break;
+    }
+}
+
+/* Text of a cell for the table format (indent applied) into buf. */
+static const char *table_cell_text(const table *t, size_t row, size_t col, char *buf,
+                                   size_t size)
+{
+    const cell *c = cell_at(t, row, col);
+    if (c->null)
+        return "-";
+    if (t->cols[col].kind != COL_TEXT) {
+        render_number(&t->cols[col], c, FORMAT_TABLE, buf, size);
+        return buf;
+    }
+    if (c->indent == 0)
+        return t->arena + c->v.text;
+    snprintf(buf, size, "%*s%s", 2 * c->indent, "", t->arena + c->v.text);
+    return buf;
+}
+
+static void print_aligned(const table *t, const size_t *rows, size_t nr, FILE *out)
+{
+    char buf[1024];
+    size_t *width = xrealloc(NULL, t->n_cols * sizeof *width);
+    for (size_t c = 0; c < t->n_cols; c++) {
+        width[c] = strlen(t->cols[c].name);
+        for (size_t i = 0; i < nr; i++) {
+            size_t w = strlen(table_cell_text(t, rows[i], c, buf, sizeof buf));
+            width[c] = w > width[c] ? w : width[c];
+        }
+    }
+    for (size_t i = 0; i <= nr; i++) {
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const char *s = i == 0 ? t->cols[c].name
+                                   : table_cell_text(t, rows[i - 1], c, buf, sizeof buf);
+            bool left = t->cols[c].kind == COL_TEXT;
+            bool last = c + 1 == t->n_cols;
+            if (c > 0)
+                fputs("  ", out);
+            if (left && last)
+                fputs(s, out);
+            else
+                fprintf(out, left ? "%-*s" : "%*s", (int)width[c], s);
+        }
+        fputc('\n', out);
+    }
+    free(width);
+}
+
+static void print_record(const table *t, FILE *out)
+{
+    char buf[1024];
+    size_t w = 0;
+    for (size_t c = 0; c < t->n_cols; c++)
+        w = strlen(t->cols[c].name) > w ? strlen(t->cols[c].name) : w;
+    for (size_t c = 0; n_rows(t) > 0 && c < t->n_cols; c++)
+        fprintf(out, "%-*s  %s\n", (int)w, t->cols[c].name, table_cell_text(t, 0, c, buf, sizeof buf));
+}
+
+static void csv_string(const char *s, FILE *out)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_string(const char *s, FILE *out)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch == '\t')
+            fputs("\\t", out);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* One cell in CSV or JSON. */
+static void print_value(const table *t, size_t row, size_t col, table_format fmt, FILE *out)
+{
+    const cell *c = cell_at(t, row, col);
+    char buf[64];
+    if (c->null) {
+        if (fmt == FORMAT_JSON)
+            fputs("null", out);
+    } else if (t->cols[col].kind == COL_TEXT) {
+        (fmt == FORMAT_JSON ? json_string : csv_string)(t->arena + c->v.text, out);
+    } else {
+        render_number(&t->cols[col], c, fmt, buf, sizeof buf);
+        fputs(buf, out);
+    }
+}
+
+static void print_csv(const table *t, const size_t *rows, size_t nr, FILE *out)
+{
+    for (size_t c = 0; c < t->n_cols; c++) {
+        if (c > 0)
+            fputc(',', out);
+        csv_string(t->cols[c].name, out);
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < nr; i++) {
+        for (size_t c = 0; c < t->n_cols; c++) {
+            if (c > 0)
+                fputc(',', out);
+            print_value(t, rows[i], c, FORMAT_CSV, out);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void json_object(const table *t, size_t row, FILE *out)
+{
+    fputc('{', out);
+    for (size_t c = 0; c < t->n_cols; c++) {
+        if (c > 0)
+            fputs(", ", out);
+        json_string(t->cols[c].name, out);
+        fputs(": ", out);
+        print_value(t, row, c, FORMAT_JSON, out);
+    }
+    fputc('}', out);
+}
+
+static void print_json(const table *t, const size_t *rows, size_t nr, FILE *out)
+{
+    if (t->record) {
+        if (nr > 0)
+            json_object(t, rows[0], out);
+        else
+            fputs("{}", out);
+        return;
+    }
+    fputc('[', out);
+    for (size_t i = 0; i < nr; i++) {
+        fputs(i ? ",\n  " : "\n  ", out);
+        json_object(t, rows[i], out);
+    }
+    fputs(nr ? "\n]" : "]", out);
+}
+
+typedef struct sort_ctx {
+    const table *t;
+    size_t col;
+} sort_ctx;
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+    const sort_ctx *sc = arg;
+    size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
+    const cell *x = cell_at(sc->t, ra, sc->col), *y = cell_at(sc->t, rb, sc->col);
+    col_kind kind = sc->t->cols[sc->col].kind;
+    int d = 0;
+    if (x->null != y->null)
+        d = x->null ? 1 : -1; /* nulls last */
+    else if (x->null)
+        d = 0;
+    else if (kind == COL_TEXT)
+        d = strcmp(sc->t->arena + x->v.text, sc->t->arena + y->v.text);
+    else if (kind == COL_INT)
+        d = (x->v.i < y->v.i) - (x->v.i > y->v.i);
+    else
+        d = (x->v.d < y->v.d) - (x->v.d > y->v.d);
+    return d ? d : (ra > rb) - (ra < rb);
+}
+
+static int column_index(const table *t, const char *name, scope_error *err)
+{
+    for (size_t c = 0; c < t->n_cols; c++)
+        if (strcmp(t->cols[c].name, name) == 0)
+            return (int)c;
+    size_t len = (size_t)snprintf(err->message, sizeof err->message,
+                                  "--sort: no column '%s' (columns:", name);
+    for (size_t c = 0; c < t->n_cols && len < sizeof err->message; c++)
+        len += (size_t)snprintf(err->message + len, sizeof err->message - len, " %s",
+                                t->cols[c].name);
+    if (len < sizeof err->message)
+        snprintf(err->message + len, sizeof err->message - len, ")");
+    return -1;
+}
+
+static void print_table(const table *t, const size_t *rows, size_t nr, table_format fmt,
+                        FILE *out)
+{
+    if (fmt == FORMAT_JSON)
+        print_json(t, rows, nr, out);
+    else if (fmt == FORMAT_CSV)
+        print_csv(t, rows, nr, out);
+    else if (t->record)
+        print_record(t, out);
+    else
+        print_aligned(t, rows, nr, out);
+}
+
+int report_print(report *r, FILE *out, table_format fmt, const char *sort, long top,
+                 scope_error *err)
+{
+    int sort_col = -1;
+    if (sort && r->n > 0 && (sort_col = column_index(r->tables[0], sort, err)) < 0)
+        return -1;
+    if (fmt == FORMAT_JSON)
+        fputc('{', out);
+    for (size_t i = 0; i < r->n; i++) {
+        const table *t = r->tables[i];
+        size_t nr = n_rows(t);
+        size_t *rows = xrealloc(NULL, nr * sizeof *rows);
+        for (size_t j = 0; j < nr; j++)
+            rows[j] = j;
+        if (i == 0 && sort_col >= 0) {
+            sort_ctx sc = {t, (size_t)sort_col};
+            qsort_r(rows, nr, sizeof *rows, cmp_rows, &sc);
+        }
+        if (i == 0 && top >= 0 && (size_t)top < nr)
+            nr = (size_t)top;
+        if (fmt == FORMAT_JSON) {
+            fputs(i ? ",\n" : "\n", out);
+            json_string(t->name, out);
+            fputs(": ", out);
+        } else if (r->n > 1) {
+            fprintf(out, i ? "\n%s%s\n" : "%s%s\n", fmt == FORMAT_CSV ? "# " : "", t->name);
+        }
+        print_table(t, rows, nr, fmt, out);
+        free(rows);
+    }
+    if (fmt == FORMAT_JSON)
+        fputs("\n}\n", out);
+    return 0;
+}

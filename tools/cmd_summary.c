@@ -1,0 +1,138 @@
+/* scope summary: per-region aggregates and, with several ranks, per-rank
+ * totals and load imbalance. */
+#include "cli.h"
+
+#include <stdlib.h>
+
+static void regions_table(const scope_file *f, const scope_region_stats *st, size_t n,
+                          report *out)
+{
+    static const char *const timing[] = {"total", "mean", "std", "min", "max", "self"};
+    table *t = report_table(out, "regions", false);
+    table_column(t, "region", COL_TEXT);
+    table_column(t, "calls", COL_INT);
+    for (size_t c = 0; c < 6; c++)
+        table_column(t, timing[c], COL_DURATION);
+    table_column(t, "share", COL_PERCENT);
+    for (size_t i = 0; i < n; i++) {
+        table_text(t, scope_region_name(f, st[i].region));
+        table_int(t, (int64_t)st[i].calls);
+        table_num(t, st[i].total);
+        table_num(t, st[i].mean);
+        table_num(t, st[i].std);
+        table_num(t, st[i].min);
+        table_num(t, st[i].max);
+        table_num(t, st[i].self);
+        table_num(t, st[i].share);
+    }
+}
+
+/* Rows region x rank for the selected ranks that recorded the region. */
+static int per_rank_table(const scope_file *f, const scope_region_stats *st, size_t n,
+                          const int *ranks, size_t n_ranks, report *out, scope_error *err)
+{
+    int64_t *self = malloc((scope_region_count(f) + 1) * n_ranks * sizeof *self);
+    if (!self) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return -1;
+    }
+    size_t nr = scope_region_count(f);
+    for (size_t k = 0; k < n_ranks; k++)
+        if (scope_self_times_ns(f, ranks[k], self + k * nr, err) < 0) {
+            free(self);
+            return -1;
+        }
+    table *t = report_table(out, "per_rank", false);
+    table_column(t, "region", COL_TEXT);
+    table_column(t, "rank", COL_INT);
+    table_column(t, "calls", COL_INT);
+    table_column(t, "total", COL_DURATION);
+    table_column(t, "self", COL_DURATION);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n_ranks; k++) {
+            if (!scope_region_on_rank(f, st[i].region, ranks[k]))
+                continue;
+            table_text(t, scope_region_name(f, st[i].region));
+            table_int(t, ranks[k]);
+            table_int(t, (int64_t)scope_region_calls(f, st[i].region, ranks[k]));
+            table_num(t, scope_region_total(f, st[i].region, ranks[k]));
+            table_num(t, (double)self[k * nr + st[i].region] / 1e9);
+        }
+    free(self);
+    return 0;
+}
+
+static void imbalance_table(const scope_file *f, const scope_filter *flt,
+                            const scope_region_stats *st, size_t n, report *out)
+{
+    table *t = report_table(out, "imbalance", false);
+    table_column(t, "region", COL_TEXT);
+    table_column(t, "ranks", COL_INT);
+    table_column(t, "min_rank", COL_INT);
+    table_column(t, "min", COL_DURATION);
+    table_column(t, "max_rank", COL_INT);
+    table_column(t, "max", COL_DURATION);
+    table_column(t, "mean", COL_DURATION);
+    table_column(t, "max_over_min", COL_RATIO);
+    table_column(t, "max_over_mean", COL_RATIO);
+    for (size_t i = 0; i < n; i++) {
+        scope_imbalance im;
+        if (scope_region_imbalance(f, st[i].region, flt, &im, NULL) < 0)
+            continue; /* not recorded on the selected ranks */
+        table_text(t, scope_region_name(f, st[i].region));
+        table_int(t, (int64_t)im.ranks);
+        table_int(t, im.min_rank);
+        table_num(t, im.min);
+        table_int(t, im.max_rank);
+        table_num(t, im.max);
+        table_num(t, im.mean);
+        table_num(t, im.max_over_min);
+        table_num(t, im.max_over_mean);
+    }
+}
+
+static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
+{
+    scope_filter flt;
+    size_t n = 0, n_ranks = 0;
+    if (cli_filter(f, opt, &flt, err) < 0)
+        return -1;
+    scope_region_stats *st = scope_summary(f, &flt, &n, err);
+    if (!st)
+        return -1;
+    regions_table(f, st, n, out);
+    /* the selected ranks, ascending and without repeats */
+    int *ranks = malloc(scope_rank_count(f) * sizeof *ranks);
+    int rc = ranks ? 0 : -1;
+    for (size_t i = 0; ranks && i < scope_rank_count(f); i++) {
+        bool keep = opt->n_ranks == 0;
+        for (size_t k = 0; k < opt->n_ranks; k++)
+            keep |= opt->ranks[k] == scope_rank_id(f, i);
+        if (keep)
+            ranks[n_ranks++] = scope_rank_id(f, i);
+    }
+    if (rc == 0 && n_ranks > 1) {
+        rc = per_rank_table(f, st, n, ranks, n_ranks, out, err);
+        if (rc == 0)
+            imbalance_table(f, &flt, st, n, out);
+    }
+    free(ranks);
+    free(st);
+    return rc;
+}
+
+const cli_command cmd_summary = {
+    .name = "summary",
+    .summary = "per region: calls, total, mean, std, min, max, self time, share; imbalance",
+    .description =
+        "Aggregate every region over the selected ranks: calls, total, mean, sample\n"
+        "standard deviation (ddof=1, '-' for a single call), min, max, self time (the\n"
+        "duration minus that of the direct children in the call stack) and share of\n"
+        "the run: total / time span, where with several ranks total is the mean\n"
+        "per-rank total (ranks without calls count as 0). With more than one rank,\n"
+        "two more tables follow: per_rank (calls, total and self per region and rank)\n"
+        "and imbalance (max/min and max/mean of the per-rank totals).",
+    .example = "scope summary profiling_data.h5 --sort total --top 5",
+    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
+    .run = run,
+};

@@ -1,0 +1,172 @@
+/* Accessors of a loaded file: metadata, ranks, regions, per-rank arrays and
+ * totals, and the run's time landmarks. */
+#include "reader_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int reader_fail(scope_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+double reader_seconds(int64_t ns)
+{
+    return (double)ns / 1e9;
+}
+
+long reader_rank_index(const scope_file *f, int rank)
+{
+    size_t lo = 0, hi = f->n_ranks;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (f->ranks[mid] == rank)
+            return (long)mid;
+        if (f->ranks[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+const series *reader_series(const scope_file *f, size_t region, size_t rank_index)
+{
+    return region < f->n_regions ? f->table[region * f->n_ranks + rank_index] : NULL;
+}
+
+const char *scope_file_path(const scope_file *f) { return f->path; }
+size_t scope_metadata_count(const scope_file *f) { return f->n_meta; }
+size_t scope_rank_count(const scope_file *f) { return f->n_ranks; }
+size_t scope_region_count(const scope_file *f) { return f->n_regions; }
+size_t scope_event_count(const scope_file *f) { return f->n_events; }
+bool scope_has_thread_ids(const scope_file *f) { return f->has_threads; }
+
+const scope_meta *scope_metadata(const scope_file *f, size_t i)
+{
+    return i < f->n_meta ? &f->meta[i] : NULL;
+}
+
+const scope_meta *scope_metadata_find(const scope_file *f, const char *key)
+{
+    for (size_t i = 0; i < f->n_meta; i++)
+        if (strcmp(f->meta[i].key, key) == 0)
+            return &f->meta[i];
+    return NULL;
+}
+
+int scope_rank_id(const scope_file *f, size_t i)
+{
+    return i < f->n_ranks ? f->ranks[i] : -1;
+}
+
+bool scope_has_rank(const scope_file *f, int rank)
+{
+    return reader_rank_index(f, rank) >= 0;
+}
+
+const char *scope_region_name(const scope_file *f, size_t region)
+{
+    return region < f->n_regions ? f->names[region] : NULL;
+}
+
+long scope_region_find(const scope_file *f, const char *name)
+{
+    for (size_t r = 0; r < f->n_regions; r++)
+        if (strcmp(f->names[r], name) == 0)
+            return (long)r;
+    return -1;
+}
+
+const scope_series *scope_region_on_rank(const scope_file *f, size_t region, int rank)
+{
+    long ri = reader_rank_index(f, rank);
+    const series *s = ri < 0 ? NULL : reader_series(f, region, (size_t)ri);
+    return s ? &s->pub : NULL;
+}
+
+size_t scope_region_calls(const scope_file *f, size_t region, int rank)
+{
+    const scope_series *s = scope_region_on_rank(f, region, rank);
+    return s ? s->count : 0;
+}
+
+void scope_region_durations_ns(const scope_file *f, size_t region, int rank, int64_t *out)
+{
+    const scope_series *s = scope_region_on_rank(f, region, rank);
+    for (size_t i = 0; s && i < s->count; i++)
+        out[i] = s->end_ns[i] - s->start_ns[i];
+}
+
+void scope_region_durations(const scope_file *f, size_t region, int rank, double *out)
+{
+    const scope_series *s = scope_region_on_rank(f, region, rank);
+    for (size_t i = 0; s && i < s->count; i++)
+        out[i] = reader_seconds(s->end_ns[i] - s->start_ns[i]);
+}
+
+int64_t scope_region_total_ns(const scope_file *f, size_t region, int rank)
+{
+    const scope_series *s = scope_region_on_rank(f, region, rank);
+    int64_t total = 0;
+    for (size_t i = 0; s && i < s->count; i++)
+        total += s->end_ns[i] - s->start_ns[i];
+    return total;
+}
+
+double scope_region_total(const scope_file *f, size_t region, int rank)
+{
+    return reader_seconds(scope_region_total_ns(f, region, rank));
+}
+
+size_t scope_region_total_durations(const scope_file *f, size_t region, int *ranks,
+                                    double *totals)
+{
+    size_t n = 0;
+    for (size_t ri = 0; ri < f->n_ranks; ri++) {
+        if (!reader_series(f, region, ri))
+            continue;
+        ranks[n] = f->ranks[ri];
+        totals[n++] = scope_region_total(f, region, f->ranks[ri]);
+    }
+    return n;
+}
+
+bool scope_has_run_start_time(const scope_file *f) { return f->has_run_start; }
+int64_t scope_run_start_time_ns(const scope_file *f) { return f->has_run_start ? f->run_start_ns : 0; }
+int64_t scope_minimum_start_time_ns(const scope_file *f) { return f->min_start_ns; }
+int64_t scope_maximum_end_time_ns(const scope_file *f) { return f->max_end_ns; }
+double scope_minimum_start_time(const scope_file *f) { return reader_seconds(f->min_start_ns); }
+double scope_maximum_end_time(const scope_file *f) { return reader_seconds(f->max_end_ns); }
+
+double scope_run_start_time(const scope_file *f)
+{
+    return f->has_run_start ? reader_seconds(f->run_start_ns) : NAN;
+}
+
+double scope_time_span(const scope_file *f)
+{
+    return reader_seconds(f->max_end_ns - f->min_start_ns);
+}
+
+double scope_startup_time(const scope_file *f)
+{
+    return f->has_run_start ? reader_seconds(f->min_start_ns - f->run_start_ns) : NAN;
+}
+
+int64_t scope_time_origin_ns(const scope_file *f)
+{
+    return f->has_run_start ? f->run_start_ns : f->min_start_ns;
+}
+
+double scope_time_origin(const scope_file *f)
+{
+    return reader_seconds(scope_time_origin_ns(f));
+}

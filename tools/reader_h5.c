@@ -1,0 +1,245 @@
+/* HDF5 helpers of the reader: attributes (variable- or fixed-length strings,
+ * integers, floats), whole 1-D datasets in one H5Dread, child listing. */
+#include "reader_h5.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int read_string_attr(hid_t attr, hid_t ftype, char **text)
+{
+    hid_t mtype = H5Tcopy(H5T_C_S1);
+    int rc = -1;
+    if (H5Tis_variable_str(ftype) > 0) {
+        char *value = NULL;
+        H5Tset_size(mtype, H5T_VARIABLE);
+        if (H5Aread(attr, mtype, &value) >= 0) {
+            *text = strdup(value ? value : "");
+            H5free_memory(value);
+            rc = 0;
+        }
+    } else {
+        size_t size = H5Tget_size(ftype);
+        char *buf = calloc(size + 1, 1);
+        H5Tset_size(mtype, size + 1);
+        H5Tset_strpad(mtype, H5T_STR_NULLTERM);
+        if (buf && H5Aread(attr, mtype, buf) >= 0) {
+            *text = buf;
+            buf = NULL;
+            rc = 0;
+        }
+        free(buf);
+    }
+    H5Tclose(mtype);
+    return rc == 0 && *text ? 0 : -1;
+}
+
+static int read_attr(hid_t attr, const char *name, scope_meta *out, scope_error *err)
+{
+    hid_t ftype = H5Aget_type(attr);
+    hid_t space = H5Aget_space(attr);
+    H5T_class_t cls = H5Tget_class(ftype);
+    hssize_t npoints = H5Sget_simple_extent_npoints(space);
+    char buf[64];
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    out->key = strdup(name);
+    if (npoints != 1 && cls != H5T_STRING) {
+        snprintf(buf, sizeof buf, "(array of %lld)", (long long)npoints);
+        out->text = strdup(buf);
+        rc = 0;
+    } else if (cls == H5T_STRING && npoints == 1) {
+        out->kind = SCOPE_META_STRING;
+        rc = read_string_attr(attr, ftype, (char **)&out->text);
+    } else if (cls == H5T_INTEGER) {
+        out->kind = SCOPE_META_INT;
+        if (H5Aread(attr, H5T_NATIVE_INT64, &out->int_value) >= 0) {
+            snprintf(buf, sizeof buf, "%" PRId64, out->int_value);
+            out->text = strdup(buf);
+            rc = 0;
+        }
+    } else if (cls == H5T_FLOAT) {
+        out->kind = SCOPE_META_FLOAT;
+        if (H5Aread(attr, H5T_NATIVE_DOUBLE, &out->float_value) >= 0) {
+            snprintf(buf, sizeof buf, "%.17g", out->float_value);
+            out->text = strdup(buf);
+            rc = 0;
+        }
+    } else {
+        out->text = strdup("(unsupported type)");
+        rc = 0;
+    }
+    H5Sclose(space);
+    H5Tclose(ftype);
+    if (rc < 0 || !out->key || !out->text)
+        return reader_fail(err, "cannot read attribute '%s'", name);
+    return 0;
+}
+
+int h5_read_attr(hid_t obj, const char *name, scope_meta *out, scope_error *err)
+{
+    hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (attr < 0)
+        return reader_fail(err, "cannot open attribute '%s'", name);
+    int rc = read_attr(attr, name, out, err);
+    H5Aclose(attr);
+    return rc;
+}
+
+typedef struct attr_list {
+    scope_meta *items;
+    size_t n, cap;
+    scope_error *err;
+} attr_list;
+
+static herr_t collect_attr(hid_t obj, const char *name, const H5A_info_t *info, void *data)
+{
+    attr_list *list = data;
+    (void)info;
+    if (list->n == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 16;
+        scope_meta *items = realloc(list->items, cap * sizeof *items);
+        if (!items)
+            return reader_fail(list->err, "out of memory");
+        list->items = items;
+        list->cap = cap;
+    }
+    if (h5_read_attr(obj, name, &list->items[list->n], list->err) < 0) {
+        h5_clear_meta(&list->items[list->n]);
+        return -1;
+    }
+    list->n++;
+    return 0;
+}
+
+int h5_read_all_attrs(hid_t obj, scope_meta **out, size_t *n, scope_error *err)
+{
+    attr_list list = {.err = err};
+    hsize_t idx = 0;
+    if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_attr, &list) < 0) {
+        h5_free_meta(list.items, list.n);
+        return -1;
+    }
+    *out = list.items;
+    *n = list.n;
+    return 0;
+}
+
+void h5_clear_meta(scope_meta *meta)
+{
+    free((char *)meta->key);
+    free((char *)meta->text);
+    meta->key = meta->text = NULL;
+}
+
+void h5_free_meta(scope_meta *meta, size_t n)
+{
+    for (size_t i = 0; meta && i < n; i++)
+        h5_clear_meta(&meta[i]);
+    free(meta);
+}
+
+int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size,
+                   void **data, size_t *len, const char *where, scope_error *err)
+{
+    hid_t dset = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (dset < 0)
+        return reader_fail(err, "%s: cannot open dataset %s", where, name);
+    hid_t space = H5Dget_space(dset);
+    hid_t ftype = H5Dget_type(dset);
+    int rank = H5Sget_simple_extent_ndims(space);
+    hsize_t dims[1] = {0};
+    int rc = -1;
+    *data = NULL;
+    if (rank == 0 && H5Sget_simple_extent_type(space) == H5S_NULL) {
+        rc = 0; /* empty */
+    } else if (rank != 1 || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+        reader_fail(err, "%s/%s: expected a 1-D dataset", where, name);
+    } else if (H5Tget_class(ftype) != H5T_INTEGER) {
+        reader_fail(err, "%s/%s: expected integers", where, name);
+    } else if (dims[0] == 0) {
+        rc = 0;
+    } else if (!(*data = malloc((size_t)dims[0] * elem_size))) {
+        reader_fail(err, "%s/%s: out of memory for %llu values", where, name,
+                    (unsigned long long)dims[0]);
+    } else if (H5Dread(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0) {
+        reader_fail(err, "%s/%s: cannot read the data (truncated file?)", where, name);
+        free(*data);
+        *data = NULL;
+    } else {
+        rc = 0;
+    }
+    *len = (size_t)dims[0];
+    H5Tclose(ftype);
+    H5Sclose(space);
+    H5Dclose(dset);
+    return rc;
+}
+
+static H5I_type_t object_type(hid_t loc, const char *name)
+{
+    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0)
+        return H5I_BADID;
+    hid_t obj = H5Oopen(loc, name, H5P_DEFAULT);
+    if (obj < 0)
+        return H5I_BADID;
+    H5I_type_t type = H5Iget_type(obj);
+    H5Oclose(obj);
+    return type;
+}
+
+bool h5_has_dataset(hid_t loc, const char *name)
+{
+    return object_type(loc, name) == H5I_DATASET;
+}
+
+bool h5_has_group(hid_t loc, const char *name)
+{
+    return object_type(loc, name) == H5I_GROUP;
+}
+
+typedef struct name_list {
+    char **items;
+    size_t n, cap;
+} name_list;
+
+static herr_t collect_name(hid_t group, const char *name, const H5L_info_t *info, void *data)
+{
+    name_list *list = data;
+    (void)group;
+    (void)info;
+    if (list->n == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 16;
+        char **items = realloc(list->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        list->items = items;
+        list->cap = cap;
+    }
+    if (!(list->items[list->n] = strdup(name)))
+        return -1;
+    list->n++;
+    return 0;
+}
+
+int h5_child_names(hid_t group, char ***names, size_t *n, const char *where, scope_error *err)
+{
+    name_list list = {0};
+    hsize_t idx = 0;
+    if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, &list) < 0) {
+        h5_free_names(list.items, list.n);
+        return reader_fail(err, "%s: cannot list the group", where);
+    }
+    *names = list.items;
+    *n = list.n;
+    return 0;
+}
+
+void h5_free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}

@@ -1,0 +1,30 @@
+/* Small HDF5 helpers of the reader: attributes to scope_meta, whole 1-D
+ * integer datasets into memory. Every call reports failures via scope_error. */
+#ifndef SCOPE_READER_H5_H
+#define SCOPE_READER_H5_H
+
+#include "reader_internal.h"
+
+#include <hdf5.h>
+
+/* Read the scalar attribute `name` of obj into *out (text allocated). */
+int h5_read_attr(hid_t obj, const char *name, scope_meta *out, scope_error *err);
+/* Read all attributes of obj (in creation/name order). */
+int h5_read_all_attrs(hid_t obj, scope_meta **out, size_t *n, scope_error *err);
+void h5_clear_meta(scope_meta *meta);
+void h5_free_meta(scope_meta *meta, size_t n);
+
+/* Read a 1-D dataset loc/name completely, converted to mem_type (elem_size
+ * bytes each). *data is malloc'd (NULL for an empty dataset). */
+int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size,
+                   void **data, size_t *len, const char *where, scope_error *err);
+
+/* Does loc have a link `name` that is a dataset / a group? */
+bool h5_has_dataset(hid_t loc, const char *name);
+bool h5_has_group(hid_t loc, const char *name);
+
+/* Names of the direct children of a group, in name order (malloc'd). */
+int h5_child_names(hid_t group, char ***names, size_t *n, const char *where, scope_error *err);
+void h5_free_names(char **names, size_t n);
+
+#endif

@@ -1,0 +1,391 @@
+/* scope_open()/scope_close(): validate the file layout and load every rank's
+ * regions into memory (one H5Dread per dataset), then build the region
+ * table in first-appearance order. */
+#include "reader_h5.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A region of one rank while loading, before region indices exist. */
+typedef struct loaded {
+    char *name;
+    size_t rank_index;
+    series *s;
+} loaded;
+
+typedef struct loader {
+    scope_file *f;
+    loaded *items;
+    size_t n, cap;
+    scope_error *err;
+} loader;
+
+/* "%2F" -> '/', "%25" -> '%', "%2E" -> '.', hex digits in either case. */
+static char *unescape_name(const char *raw)
+{
+    char *out = malloc(strlen(raw) + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = raw; *p; p++) {
+        if (p[0] == '%' && p[1] == '2' && p[2]) {
+            char c = (char)(p[2] | 0x20);
+            char decoded = c == 'f' ? '/' : p[2] == '5' ? '%' : c == 'e' ? '.' : 0;
+            if (decoded) {
+                *o++ = decoded;
+                p += 2;
+                continue;
+            }
+        }
+        *o++ = *p;
+    }
+    *o = '\0';
+    return out;
+}
+
+static void free_series(series *s)
+{
+    if (!s)
+        return;
+    free((void *)s->pub.start_ns);
+    free((void *)s->pub.end_ns);
+    free((void *)s->pub.thread_ids);
+    free(s->order);
+    free(s);
+}
+
+static int cmp_by_start(const void *a, const void *b, void *ctx)
+{
+    const scope_series *s = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (s->start_ns[i] != s->start_ns[j])
+        return s->start_ns[i] < s->start_ns[j] ? -1 : 1;
+    int64_t di = s->end_ns[i] - s->start_ns[i], dj = s->end_ns[j] - s->start_ns[j];
+    if (di != dj)
+        return di > dj ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Check the calls and note whether they are in call-stack order already. */
+static int index_series(series *s, const char *where, scope_error *err)
+{
+    const scope_series *p = &s->pub;
+    s->sorted = true;
+    for (size_t i = 0; i < p->count; i++) {
+        if (p->end_ns[i] < p->start_ns[i])
+            return reader_fail(err, "%s: call %zu ends before it starts", where, i);
+        if (i + 1 < p->count && cmp_by_start(&i, &(size_t){i + 1}, s) > 0)
+            s->sorted = false;
+    }
+    if (s->sorted)
+        return 0;
+    if (!(s->order = malloc(p->count * sizeof *s->order)))
+        return reader_fail(err, "out of memory");
+    for (size_t i = 0; i < p->count; i++)
+        s->order[i] = i;
+    qsort_r(s->order, p->count, sizeof *s->order, cmp_by_start, (void *)p);
+    return 0;
+}
+
+static series *load_series(hid_t group, const char *where, scope_error *err)
+{
+    series *s = calloc(1, sizeof *s);
+    size_t n_start = 0, n_end = 0, n_thr = 0;
+    void *start = NULL, *end = NULL, *thr = NULL;
+    if (!s) {
+        reader_fail(err, "out of memory");
+        return NULL;
+    }
+    int rc = h5_read_vector(group, "start_times", H5T_NATIVE_INT64, sizeof(int64_t), &start,
+                            &n_start, where, err);
+    if (rc == 0)
+        rc = h5_read_vector(group, "end_times", H5T_NATIVE_INT64, sizeof(int64_t), &end,
+                            &n_end, where, err);
+    bool has_thr = h5_has_dataset(group, "thread_ids");
+    if (rc == 0 && has_thr)
+        rc = h5_read_vector(group, "thread_ids", H5T_NATIVE_INT32, sizeof(int32_t), &thr,
+                            &n_thr, where, err);
+    s->pub.start_ns = start;
+    s->pub.end_ns = end;
+    s->pub.thread_ids = thr;
+    s->pub.count = n_start;
+    if (rc == 0 && n_start != n_end)
+        rc = reader_fail(err, "%s: %zu start_times but %zu end_times", where, n_start, n_end);
+    if (rc == 0 && has_thr && n_thr != n_start)
+        rc = reader_fail(err, "%s: %zu start_times but %zu thread_ids", where, n_start, n_thr);
+    if (rc == 0)
+        rc = index_series(s, where, err);
+    if (rc < 0) {
+        free_series(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int add_loaded(loader *ld, char *name, size_t rank_index, series *s)
+{
+    if (ld->n == ld->cap) {
+        size_t cap = ld->cap ? 2 * ld->cap : 64;
+        loaded *items = realloc(ld->items, cap * sizeof *items);
+        if (!items)
+            return reader_fail(ld->err, "out of memory");
+        ld->items = items;
+        ld->cap = cap;
+    }
+    ld->items[ld->n++] = (loaded){name, rank_index, s};
+    return 0;
+}
+
+static int load_rank(loader *ld, hid_t file, size_t rank_index)
+{
+    char where[600];
+    int rank = ld->f->ranks[rank_index];
+    snprintf(where, sizeof where, "rank%d", rank);
+    hid_t rgroup = H5Gopen2(file, where, H5P_DEFAULT);
+    if (rgroup < 0)
+        return reader_fail(ld->err, "%s: cannot open the group", where);
+    int rc = 0;
+    if (!h5_has_group(rgroup, "regions"))
+        rc = reader_fail(ld->err, "%s: no 'regions' group", where);
+    hid_t regions = rc == 0 ? H5Gopen2(rgroup, "regions", H5P_DEFAULT) : -1;
+    char **names = NULL;
+    size_t n = 0;
+    if (rc == 0)
+        rc = h5_child_names(regions, &names, &n, where, ld->err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        snprintf(where, sizeof where, "rank%d/regions/%s", rank, names[i]);
+        if (!h5_has_group(regions, names[i])) {
+            rc = reader_fail(ld->err, "%s: not a group", where);
+            break;
+        }
+        hid_t g = H5Gopen2(regions, names[i], H5P_DEFAULT);
+        if (!h5_has_dataset(g, "start_times") || !h5_has_dataset(g, "end_times")) {
+            rc = reader_fail(ld->err, "%s: missing start_times or end_times", where);
+        } else {
+            series *s = load_series(g, where, ld->err);
+            char *name = s ? unescape_name(names[i]) : NULL;
+            if (!s)
+                rc = -1;
+            else if (!name || add_loaded(ld, name, rank_index, s) < 0) {
+                free(name);
+                free_series(s);
+                rc = reader_fail(ld->err, "out of memory");
+            }
+        }
+        H5Gclose(g);
+    }
+    h5_free_names(names, n);
+    if (regions >= 0)
+        H5Gclose(regions);
+    H5Gclose(rgroup);
+    return rc;
+}
+
+/* "rank{N}" with N a non-negative decimal number; -1 otherwise. */
+static long parse_rank_name(const char *name)
+{
+    if (strncmp(name, "rank", 4) != 0 || !name[4] || strlen(name) > 13)
+        return -1;
+    long v = 0;
+    for (const char *p = name + 4; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    return v <= INT32_MAX ? v : -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int load_top_level(loader *ld, hid_t file)
+{
+    scope_file *f = ld->f;
+    char **names = NULL;
+    size_t n = 0;
+    if (h5_child_names(file, &names, &n, "/", ld->err) < 0)
+        return -1;
+    int rc = 0;
+    if (!(f->ranks = malloc((n ? n : 1) * sizeof *f->ranks)))
+        rc = reader_fail(ld->err, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        long rank = parse_rank_name(names[i]);
+        bool group = h5_has_group(file, names[i]);
+        if (strcmp(names[i], "metadata") == 0 && group) {
+            hid_t g = H5Gopen2(file, "metadata", H5P_DEFAULT);
+            rc = h5_read_all_attrs(g, &f->meta, &f->n_meta, ld->err);
+            H5Gclose(g);
+        } else if (rank >= 0 && group) {
+            f->ranks[f->n_ranks++] = (int)rank;
+        } else {
+            rc = reader_fail(ld->err, "unexpected top-level object '%s' (expected rank{N} groups"
+                             " and metadata)", names[i]);
+        }
+    }
+    h5_free_names(names, n);
+    if (rc == 0 && f->n_ranks == 0)
+        rc = reader_fail(ld->err, "no rank{N} groups: not a scope profile");
+    if (rc < 0)
+        return rc;
+    qsort(f->ranks, f->n_ranks, sizeof *f->ranks, cmp_int);
+    for (size_t i = 1; i < f->n_ranks; i++)
+        if (f->ranks[i] == f->ranks[i - 1])
+            return reader_fail(ld->err, "rank %d appears twice", f->ranks[i]);
+    for (size_t r = 0; r < f->n_ranks; r++)
+        if (load_rank(ld, file, r) < 0)
+            return -1;
+    const scope_meta *rs = scope_metadata_find(f, "run_start_time");
+    if (rs && rs->kind == SCOPE_META_INT) {
+        f->has_run_start = true;
+        f->run_start_ns = rs->int_value;
+    }
+    return 0;
+}
+
+/* Region order: earliest start over all ranks; regions without calls last;
+ * ties by name. */
+typedef struct region_key {
+    const char *name;
+    bool has_calls;
+    int64_t min_start;
+} region_key;
+
+static int cmp_region_key(const void *a, const void *b)
+{
+    const region_key *x = a, *y = b;
+    if (x->has_calls != y->has_calls)
+        return x->has_calls ? -1 : 1;
+    if (x->has_calls && x->min_start != y->min_start)
+        return x->min_start < y->min_start ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int cmp_loaded_name(const void *a, const void *b)
+{
+    return strcmp(((const loaded *)a)->name, ((const loaded *)b)->name);
+}
+
+static int build_regions(loader *ld)
+{
+    scope_file *f = ld->f;
+    qsort(ld->items, ld->n, sizeof *ld->items, cmp_loaded_name);
+    region_key *keys = malloc((ld->n ? ld->n : 1) * sizeof *keys);
+    if (!keys)
+        return reader_fail(ld->err, "out of memory");
+    size_t nk = 0;
+    bool any = false;
+    for (size_t i = 0; i < ld->n; i++) {
+        const scope_series *s = &ld->items[i].s->pub;
+        if (nk == 0 || strcmp(keys[nk - 1].name, ld->items[i].name) != 0)
+            keys[nk++] = (region_key){ld->items[i].name, false, 0};
+        region_key *k = &keys[nk - 1];
+        for (size_t c = 0; c < s->count; c++) {
+            if (!k->has_calls || s->start_ns[c] < k->min_start)
+                k->min_start = s->start_ns[c];
+            k->has_calls = true;
+            if (!any || s->start_ns[c] < f->min_start_ns)
+                f->min_start_ns = s->start_ns[c];
+            if (!any || s->end_ns[c] > f->max_end_ns)
+                f->max_end_ns = s->end_ns[c];
+            any = true;
+        }
+        f->n_events += s->count;
+        f->has_threads |= s->thread_ids != NULL;
+    }
+    qsort(keys, nk, sizeof *keys, cmp_region_key);
+    f->n_regions = nk;
+    f->names = calloc(nk ? nk : 1, sizeof *f->names);
+    f->table = calloc((nk ? nk : 1) * f->n_ranks, sizeof *f->table);
+    int rc = f->names && f->table ? 0 : reader_fail(ld->err, "out of memory");
+    for (size_t r = 0; rc == 0 && r < nk; r++) {
+        /* keys[r].name points into items, sorted by name: find its run */
+        loaded probe = {.name = (char *)keys[r].name};
+        loaded *hit = bsearch(&probe, ld->items, ld->n, sizeof *ld->items, cmp_loaded_name);
+        while (hit > ld->items && strcmp(hit[-1].name, probe.name) == 0)
+            hit--;
+        f->names[r] = strdup(probe.name);
+        rc = f->names[r] ? 0 : reader_fail(ld->err, "out of memory");
+        for (; rc == 0 && hit < ld->items + ld->n && strcmp(hit->name, probe.name) == 0; hit++) {
+            f->table[r * f->n_ranks + hit->rank_index] = hit->s;
+            hit->s = NULL; /* now owned by the table */
+        }
+    }
+    free(keys);
+    return rc;
+}
+
+static void free_loader(loader *ld)
+{
+    for (size_t i = 0; i < ld->n; i++) {
+        free(ld->items[i].name);
+        free_series(ld->items[i].s);
+    }
+    free(ld->items);
+}
+
+static int check_path(const char *path, scope_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return reader_fail(err, "%s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return reader_fail(err, "is a directory");
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return reader_fail(err, "%s", strerror(errno));
+    fclose(fp);
+    return 0;
+}
+
+scope_file *scope_open(const char *path, scope_error *err)
+{
+    if (check_path(path, err) < 0)
+        return NULL;
+    H5E_auto2_t old_func;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    scope_file *f = calloc(1, sizeof *f);
+    loader ld = {.f = f, .err = err};
+    int rc = f && (f->path = strdup(path)) ? 0 : reader_fail(err, "out of memory");
+    hid_t file = -1;
+    if (rc == 0 && H5Fis_hdf5(path) <= 0)
+        rc = reader_fail(err, "not an HDF5 file");
+    if (rc == 0 && (file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+        rc = reader_fail(err, "cannot open the HDF5 file (truncated or corrupt?)");
+    if (rc == 0)
+        rc = load_top_level(&ld, file);
+    if (rc == 0)
+        rc = build_regions(&ld);
+    free_loader(&ld);
+    if (file >= 0)
+        H5Fclose(file);
+    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+    if (rc < 0) {
+        scope_close(f);
+        return NULL;
+    }
+    return f;
+}
+
+void scope_close(scope_file *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; f->table && i < f->n_regions * f->n_ranks; i++)
+        free_series(f->table[i]);
+    for (size_t i = 0; f->names && i < f->n_regions; i++)
+        free(f->names[i]);
+    h5_free_meta(f->meta, f->n_meta);
+    free(f->table);
+    free(f->names);
+    free(f->ranks);
+    free(f->path);
+    free(f);
+}

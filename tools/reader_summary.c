@@ -1,0 +1,119 @@
+/* Aggregates over ranks: per-region statistics (count, total, mean, sample
+ * std, min, max, self time, share of the run) and load imbalance. */
+#include "reader_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int scope_region_imbalance(const scope_file *f, size_t region, const scope_filter *flt,
+                           scope_imbalance *out, scope_error *err)
+{
+    if (region >= f->n_regions)
+        return reader_fail(err, "no region %zu", region);
+    bool *rank_keep = calloc(f->n_ranks, sizeof *rank_keep);
+    if (!rank_keep)
+        return reader_fail(err, "out of memory");
+    int rc = reader_apply_filter(f, flt, NULL, rank_keep, err);
+    scope_imbalance im = {0};
+    double sum = 0;
+    for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
+        if (!rank_keep[ri] || !reader_series(f, region, ri))
+            continue;
+        double t = scope_region_total(f, region, f->ranks[ri]);
+        if (im.ranks == 0 || t < im.min) {
+            im.min = t;
+            im.min_rank = f->ranks[ri];
+        }
+        if (im.ranks == 0 || t > im.max) {
+            im.max = t;
+            im.max_rank = f->ranks[ri];
+        }
+        sum += t;
+        im.ranks++;
+    }
+    free(rank_keep);
+    if (rc == 0 && im.ranks == 0)
+        rc = reader_fail(err, "region '%s' was not recorded on the selected ranks",
+                         f->names[region]);
+    if (rc < 0)
+        return rc;
+    im.mean = sum / (double)im.ranks;
+    im.max_over_min = im.min > 0 ? im.max / im.min : (im.max > 0 ? INFINITY : NAN);
+    im.max_over_mean = im.mean > 0 ? im.max / im.mean : NAN;
+    *out = im;
+    return 0;
+}
+
+/* Count, total, min, max, then the sum of squared deviations (two passes). */
+static void region_stats(const scope_file *f, size_t region, const bool *rank_keep,
+                         scope_region_stats *st)
+{
+    int64_t total = 0, min = 0, max = 0;
+    size_t n = 0;
+    for (size_t ri = 0; ri < f->n_ranks; ri++) {
+        const series *s = rank_keep[ri] ? reader_series(f, region, ri) : NULL;
+        for (size_t i = 0; s && i < s->pub.count; i++, n++) {
+            int64_t d = s->pub.end_ns[i] - s->pub.start_ns[i];
+            total += d;
+            min = n == 0 || d < min ? d : min;
+            max = n == 0 || d > max ? d : max;
+        }
+    }
+    double mean = n ? (double)total / (double)n : NAN, ss = 0;
+    for (size_t ri = 0; n > 1 && ri < f->n_ranks; ri++) {
+        const series *s = rank_keep[ri] ? reader_series(f, region, ri) : NULL;
+        for (size_t i = 0; s && i < s->pub.count; i++) {
+            double dev = (double)(s->pub.end_ns[i] - s->pub.start_ns[i]) - mean;
+            ss += dev * dev;
+        }
+    }
+    st->calls = n;
+    st->total = reader_seconds(total);
+    st->mean = mean / 1e9;
+    st->std = n > 1 ? sqrt(ss / (double)(n - 1)) / 1e9 : NAN;
+    st->min = n ? reader_seconds(min) : NAN;
+    st->max = n ? reader_seconds(max) : NAN;
+}
+
+scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, size_t *count,
+                                  scope_error *err)
+{
+    size_t nr = f->n_regions;
+    bool *keep = calloc(nr + 1, sizeof *keep);
+    bool *rank_keep = calloc(f->n_ranks, sizeof *rank_keep);
+    int64_t *self = calloc(nr + 1, sizeof *self), *rank_self = calloc(nr + 1, sizeof *self);
+    scope_region_stats *out = calloc(nr + 1, sizeof *out);
+    int rc = keep && rank_keep && self && rank_self && out ? 0 : reader_fail(err, "out of memory");
+    if (rc == 0)
+        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    size_t selected_ranks = 0;
+    for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
+        if (!rank_keep[ri])
+            continue;
+        selected_ranks++;
+        rc = scope_self_times_ns(f, f->ranks[ri], rank_self, err);
+        for (size_t r = 0; rc == 0 && r < nr; r++)
+            self[r] += rank_self[r];
+    }
+    size_t n = 0;
+    double span = scope_time_span(f);
+    for (size_t r = 0; rc == 0 && r < nr; r++) {
+        if (!keep[r])
+            continue;
+        scope_region_stats *st = &out[n++];
+        st->region = r;
+        region_stats(f, r, rank_keep, st);
+        st->self = reader_seconds(self[r]);
+        st->share = span > 0 && selected_ranks ? st->total / (double)selected_ranks / span : NAN;
+    }
+    free(keep);
+    free(rank_keep);
+    free(self);
+    free(rank_self);
+    if (rc < 0) {
+        free(out);
+        return NULL;
+    }
+    *count = n;
+    return out;
+}

@@ -1,0 +1,74 @@
+/* scope: the command-line front end. Finds the subcommand in the table,
+ * parses its options, opens the file, runs it and prints its report.
+ * Adding a subcommand: one line in `commands` and one cmd_<name>.c. */
+#include "cli.h"
+#include "scope_build_config.h"
+
+#include <string.h>
+
+static const cli_command *const commands[] = {
+    &cmd_info,
+    &cmd_summary,
+    &cmd_events,
+    &cmd_tree,
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fputs("usage: scope COMMAND [options] FILE\n\ncommands:\n", out);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fputs("\n'scope COMMAND --help' describes a command; 'scope --version' the version.\n", out);
+}
+
+/* Open, run, print. The exit status: 0, or 2 with one line on stderr. */
+static int run_file_command(const cli_command *cmd, const cli_options *opt)
+{
+    scope_error err = {{0}};
+    scope_file *f = scope_open(opt->file, &err);
+    report *r = report_new();
+    int rc = f ? cmd->run(f, opt, r, &err) : -1;
+    if (rc == 0)
+        rc = report_print(r, stdout, opt->format, opt->sort, opt->top, &err);
+    if (rc == 0 && fflush(stdout) != 0) {
+        snprintf(err.message, sizeof err.message, "cannot write the output");
+        rc = -1;
+    }
+    if (rc < 0)
+        fprintf(stderr, "scope: %s: %s\n", opt->file, err.message);
+    report_free(r);
+    scope_close(f);
+    return rc < 0 ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("scope %s\n", SCOPE_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(argv[1], commands[i]->name) != 0)
+            continue;
+        if (commands[i]->main)
+            return commands[i]->main(argc - 1, argv + 1);
+        cli_options opt;
+        int rc = cli_parse(commands[i], argc - 1, argv + 1, &opt);
+        if (rc == 0)
+            rc = run_file_command(commands[i], &opt);
+        cli_options_free(&opt);
+        return rc == 1 ? 0 : rc;
+    }
+    fprintf(stderr, "scope: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,247 @@
+/* libscope-reader: the public C API for reading scope (and seed-layout)
+ * HDF5 profiles. It mirrors the seed's Python API (ProfilingResults, Region,
+ * events(), call_stack(), ...). Times are seconds as double unless the name
+ * ends in _ns (int64 nanoseconds of the recording clock).
+ *
+ * Conventions:
+ *  - Fallible calls take a scope_error * (may be NULL) and return NULL or -1
+ *    on failure with a one-line message in err->message. Nothing is printed.
+ *  - Regions are addressed by index 0 .. scope_region_count()-1, in order of
+ *    first appearance: by their earliest start time over all ranks (ties and
+ *    regions without calls: by name, at the end).
+ *  - Ranks are addressed by their MPI rank id N (from the group rank{N}).
+ *  - Arrays returned as "owned by the file" live until scope_close(); arrays
+ *    the caller owns are released with free().
+ *  - A scope_file is immutable after scope_open(): reading it from several
+ *    threads at once is safe.
+ */
+#ifndef SCOPE_READER_H
+#define SCOPE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCOPE_API __attribute__((visibility("default")))
+
+typedef struct scope_file scope_file;
+
+typedef struct scope_error {
+    char message[512];
+} scope_error;
+
+/* ---- Opening ---------------------------------------------------------- */
+
+/* Read the whole file into memory. NULL on failure (missing file, not HDF5,
+ * truncated, wrong layout, mismatched dataset lengths ...). HDF5 never prints
+ * its error stack from here. */
+SCOPE_API scope_file *scope_open(const char *path, scope_error *err);
+SCOPE_API void scope_close(scope_file *f);
+SCOPE_API const char *scope_file_path(const scope_file *f);
+
+/* ---- /metadata attributes (in file order) ----------------------------- */
+
+typedef enum { SCOPE_META_STRING, SCOPE_META_INT, SCOPE_META_FLOAT } scope_meta_kind;
+
+typedef struct scope_meta {
+    const char *key;
+    scope_meta_kind kind;
+    const char *text;     /* always set: the value formatted as text */
+    int64_t int_value;    /* SCOPE_META_INT */
+    double float_value;   /* SCOPE_META_FLOAT */
+} scope_meta;
+
+SCOPE_API size_t scope_metadata_count(const scope_file *f);
+SCOPE_API const scope_meta *scope_metadata(const scope_file *f, size_t i);
+/* NULL when the key is absent. */
+SCOPE_API const scope_meta *scope_metadata_find(const scope_file *f, const char *key);
+
+/* ---- Ranks and regions ------------------------------------------------ */
+
+SCOPE_API size_t scope_rank_count(const scope_file *f);
+/* Rank ids in ascending order: scope_rank_id(f, 0) is the lowest. */
+SCOPE_API int scope_rank_id(const scope_file *f, size_t i);
+SCOPE_API bool scope_has_rank(const scope_file *f, int rank);
+
+SCOPE_API size_t scope_region_count(const scope_file *f);
+/* Unescaped name ("%2F" -> '/', "%25" -> '%', "%2E" -> "."). */
+SCOPE_API const char *scope_region_name(const scope_file *f, size_t region);
+/* -1 when there is no region of that name. */
+SCOPE_API long scope_region_find(const scope_file *f, const char *name);
+
+/* Does any region carry thread_ids? */
+SCOPE_API bool scope_has_thread_ids(const scope_file *f);
+
+/* Total number of recorded calls over all regions and ranks. */
+SCOPE_API size_t scope_event_count(const scope_file *f);
+
+/* One region on one rank (the seed's Region): the stored arrays, owned by
+ * the file. start_ns[i]/end_ns[i] is call i in stored (call) order. */
+typedef struct scope_series {
+    size_t count;
+    const int64_t *start_ns;
+    const int64_t *end_ns;
+    const int32_t *thread_ids; /* NULL when the file has none */
+} scope_series;
+
+/* NULL when the region was not recorded on that rank (or no such rank). */
+SCOPE_API const scope_series *scope_region_on_rank(const scope_file *f, size_t region, int rank);
+/* Number of calls of the region on the rank (0 when not recorded). */
+SCOPE_API size_t scope_region_calls(const scope_file *f, size_t region, int rank);
+/* Fill out[0 .. calls-1] with the call durations. */
+SCOPE_API void scope_region_durations(const scope_file *f, size_t region, int rank, double *out);
+SCOPE_API void scope_region_durations_ns(const scope_file *f, size_t region, int rank, int64_t *out);
+/* Sum of the durations on one rank (0 when not recorded). */
+SCOPE_API double scope_region_total(const scope_file *f, size_t region, int rank);
+SCOPE_API int64_t scope_region_total_ns(const scope_file *f, size_t region, int rank);
+/* total_durations(): {rank: seconds} for every rank that recorded the region.
+ * ranks/totals need room for scope_rank_count() entries; returns how many
+ * were written, in ascending rank order. */
+SCOPE_API size_t scope_region_total_durations(const scope_file *f, size_t region,
+                                              int *ranks, double *totals);
+
+/* ---- Times ------------------------------------------------------------ */
+
+SCOPE_API bool scope_has_run_start_time(const scope_file *f);
+/* /metadata run_start_time; NAN (seconds) / 0 (ns) when the file has none. */
+SCOPE_API double scope_run_start_time(const scope_file *f);
+SCOPE_API int64_t scope_run_start_time_ns(const scope_file *f);
+/* Earliest start and latest end over all calls (0 for a file without calls). */
+SCOPE_API double scope_minimum_start_time(const scope_file *f);
+SCOPE_API int64_t scope_minimum_start_time_ns(const scope_file *f);
+SCOPE_API double scope_maximum_end_time(const scope_file *f);
+SCOPE_API int64_t scope_maximum_end_time_ns(const scope_file *f);
+/* maximum_end_time - minimum_start_time. */
+SCOPE_API double scope_time_span(const scope_file *f);
+/* minimum_start_time - run_start_time; NAN when there is no run start. */
+SCOPE_API double scope_startup_time(const scope_file *f);
+/* The default zero point: run_start_time, else minimum_start_time. */
+SCOPE_API double scope_time_origin(const scope_file *f);
+SCOPE_API int64_t scope_time_origin_ns(const scope_file *f);
+
+/* ---- Selection -------------------------------------------------------- */
+
+/* What events() and friends take: all fields zero = everything, relative to
+ * scope_time_origin(). A region is kept when it matches at least one include
+ * regex (all when none) and no exclude regex; regexes are POSIX extended and
+ * match anywhere in the name (like Python's re.search). */
+typedef struct scope_filter {
+    const char *const *include;
+    size_t n_include;
+    const char *const *exclude;
+    size_t n_exclude;
+    const int *ranks; /* rank ids; n_ranks == 0 means all ranks */
+    size_t n_ranks;
+    bool absolute;    /* relative=False: raw clock times */
+    bool has_origin;  /* origin override (ignored when absolute) */
+    int64_t origin_ns;
+} scope_filter;
+
+/* Is the region kept by the filter's include/exclude? -1 on a bad regex. */
+SCOPE_API int scope_filter_region(const scope_file *f, const scope_filter *flt, size_t region,
+                                  scope_error *err);
+/* The origin (ns) the filter's times are measured from (0 when absolute). */
+SCOPE_API int64_t scope_filter_origin_ns(const scope_file *f, const scope_filter *flt);
+
+/* ---- Aggregates ------------------------------------------------------ */
+
+/* Load imbalance of a region over the ranks that recorded it (restricted to
+ * flt's ranks when it has some; NULL = all), from the per-rank totals.
+ * max_over_min is +inf when the smallest total is 0. */
+typedef struct scope_imbalance {
+    size_t ranks;
+    int min_rank, max_rank;
+    double min, max, mean; /* seconds */
+    double max_over_min, max_over_mean;
+} scope_imbalance;
+
+/* -1 when no selected rank recorded the region, or on an unknown rank. */
+SCOPE_API int scope_region_imbalance(const scope_file *f, size_t region, const scope_filter *flt,
+                                     scope_imbalance *out, scope_error *err);
+
+/* Aggregates of one region over the filter's ranks: what `scope summary`
+ * prints. std is the sample standard deviation (ddof = 1, like pandas), NAN
+ * for fewer than two calls. share is the mean per-rank total over the
+ * selected ranks (ranks that never called the region count as 0) divided by
+ * scope_time_span(); for one rank simply total / time_span. */
+typedef struct scope_region_stats {
+    size_t region;
+    size_t calls;
+    double total, mean, std, min, max, self;
+    double share;
+} scope_region_stats;
+
+/* One entry per region kept by flt, in region order; caller frees. */
+SCOPE_API scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt,
+                                            size_t *count, scope_error *err);
+
+/* ---- Events ----------------------------------------------------------- */
+
+typedef struct scope_event {
+    const char *name;  /* owned by the file */
+    size_t region;
+    int rank;
+    int thread_id;     /* 0 when the file has no thread ids */
+    size_t call_index; /* index within this region on this rank */
+    double start, end, duration;
+    int64_t start_ns, end_ns; /* raw clock values */
+    long call_id;      /* index in the rank's call_stack() */
+    long parent_id;    /* parent's index there, or -1 */
+} scope_event;
+
+/* One entry per recorded call, in region -> rank -> call order. The caller
+ * frees the array. NULL on error (bad regex, unknown rank); *count = 0 and a
+ * non-NULL empty allocation when nothing matches. */
+SCOPE_API scope_event *scope_events(const scope_file *f, const scope_filter *flt, size_t *count,
+                                    scope_error *err);
+
+/* ---- Call stack ------------------------------------------------------- */
+
+typedef struct scope_call {
+    const char *name;
+    size_t region;
+    size_t call_index;
+    int thread_id;
+    int depth;        /* 0 for roots */
+    long parent;      /* index in the list, -1 for roots */
+    double start, end, duration; /* start/end relative to scope_time_origin() */
+    int64_t start_ns, end_ns;
+} scope_call;
+
+/* The rank's calls sorted by start (ties: longer first, then region order),
+ * nesting reconstructed from containment: a call that starts while another
+ * is open (start < its end) and ends no later is its child. With thread ids
+ * each thread nests on its own. The caller frees the array. NULL on an
+ * unknown rank. */
+SCOPE_API scope_call *scope_call_stack(const scope_file *f, int rank, size_t *count,
+                                       scope_error *err);
+
+/* Indices of the roots (parent == -1), caller frees. */
+SCOPE_API size_t *scope_call_stack_roots(const scope_call *calls, size_t count, size_t *n_roots);
+
+/* Children of every call, in list order: the children of call i are
+ * items[offsets[i]] .. items[offsets[i+1]-1]. */
+typedef struct scope_children {
+    size_t *offsets; /* count + 1 entries */
+    size_t *items;   /* count entries at most */
+} scope_children;
+
+SCOPE_API int scope_call_stack_children(const scope_call *calls, size_t count,
+                                        scope_children *out, scope_error *err);
+SCOPE_API void scope_children_free(scope_children *children);
+
+/* Self (exclusive) time per region on one rank: total duration minus the
+ * durations of each call's direct children. self_ns needs
+ * scope_region_count() entries. */
+SCOPE_API int scope_self_times_ns(const scope_file *f, int rank, int64_t *self_ns,
+                                  scope_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
