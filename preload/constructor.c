@@ -1,0 +1,147 @@
+/* constructor.c: libscope's start and end. The constructor takes the run's
+ * start time, reads the config, installs the hooks and starts recording;
+ * the exit handler writes the file of a process that never used MPI. Any
+ * failure is one line on stderr and a program that runs unprofiled. */
+#include "run_info.h"
+#include "runtime.h"
+#include "thread_buffer.h"
+#include "thread_state.h"
+
+#include <cpuid.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct scope_runtime scope_rt;
+volatile int scope_recording;
+uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS];
+uint64_t scope_xsave_size;
+
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* MPI launchers and daemons inherit LD_PRELOAD: they are never profiled. */
+static int is_launcher(void)
+{
+    static const char *const names[] = {"mpirun", "mpiexec", "orterun", "orted", "prterun",
+                                        "prted", "prte", "hydra_pmi_proxy", "hydra_nameserver",
+                                        "srun", "scope"};
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        size_t l = strlen(names[i]);
+        if (strncmp(base, names[i], l) == 0 && (base[l] == '\0' || base[l] == '.'))
+            return 1;
+    }
+    return 0;
+}
+
+/* Size of the XSAVE area for the state the OS enabled (0: use fxsave). */
+static uint64_t xsave_area_size(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
+        return 0;
+    __cpuid_count(0xd, 0, a, b, c, d);
+    return ((uint64_t)b + 63) & ~(uint64_t)63;
+}
+
+static int load_config(void)
+{
+    char err[1024];
+    const char *path = getenv("SCOPE_CONFIG");
+    scope_config_init(&scope_rt.config);
+    if (path && *path) {
+        if (scope_config_load_file(&scope_rt.config, path, err, sizeof(err)) != 0) {
+            scope_log("%s; profiling disabled", err);
+            return -1;
+        }
+    } else if (access("scope.conf", R_OK) == 0 &&
+               scope_config_load_file(&scope_rt.config, "scope.conf", err, sizeof(err)) != 0) {
+        scope_log("%s; profiling disabled", err);
+        return -1;
+    }
+    const char *list = getenv("SCOPE_FUNCTIONS");
+    if (list && scope_config_add_functions(&scope_rt.config, list, err, sizeof(err)) != 0) {
+        scope_log("SCOPE_FUNCTIONS: %s; profiling disabled", err);
+        return -1;
+    }
+    const char *out = getenv("SCOPE_OUTPUT");
+    if (out && *out) {
+        char *copy = strdup(out);
+        if (copy)
+            scope_rt.config.output_file = copy;   /* lives as long as the process */
+    }
+    if (scope_rt.config.npatterns == 0) {
+        if (scope_rt.main_target)
+            scope_log("no functions to profile: give a config (-c, SCOPE_CONFIG or ./scope.conf) "
+                      "or SCOPE_FUNCTIONS");
+        return -1;
+    }
+    return 0;
+}
+
+static void at_fork_child(void)
+{
+    scope_buffers_after_fork_child();
+    scope_rt.enabled = 0;
+}
+
+static void at_exit(void)
+{
+    if (!scope_rt.enabled || scope_rt.written)
+        return;
+    if (!scope_rt.mpi_initialized) {
+        scope_write_single_process();
+        return;
+    }
+    if (!scope_rt.mpi_finalized) {
+        scope_stop_recording();
+        scope_log("the program exited without MPI_Finalize: its records stay in /dev/shm "
+                  "for `scope recover`");
+    }
+}
+
+void scope_stop_recording(void)
+{
+    if (!scope_recording)
+        return;
+    scope_recording = 0;
+    scope_clock_stop(&scope_rt.clock);
+}
+
+__attribute__((constructor)) static void scope_start(void)
+{
+    scope_rt.run_start_ns = scope_clock_start(&scope_rt.clock);
+    scope_rt.start_wall = time(NULL);
+    if (env_flag("SCOPE_DISABLE") || is_launcher())
+        return;
+    int saved_errno = errno;
+    scope_rt.verbose = env_flag("SCOPE_VERBOSE");
+    const char *main_pid = getenv("SCOPE_MAIN_PID");
+    scope_rt.main_target = main_pid && atol(main_pid) == (long)getpid();
+    scope_tls.busy++;
+    if (load_config() == 0) {
+        scope_xsave_size = xsave_area_size();
+        scope_run_facts_collect(&scope_facts);
+        scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
+        if (scope_install_hooks() > 0) {
+            pthread_atfork(NULL, NULL, at_fork_child);
+            atexit(at_exit);
+            scope_rt.enabled = 1;
+            scope_recording = 1;
+        }
+    }
+    scope_tls.busy--;
+    errno = saved_errno;
+}

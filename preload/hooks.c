@@ -1,0 +1,113 @@
+/* hooks.c: the hot path, called by the stubs on every entry and exit of a
+ * hooked function. Compiled with -mgeneral-regs-only: it must not touch any
+ * floating-point or vector register, because those carry the hooked
+ * function's arguments and return values. Anything that needs ordinary C
+ * (allocation, I/O) goes through scope_call_saving_fpu. */
+#include "thread_state.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+__thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
+
+static inline uint64_t now_raw(void)
+{
+    if (__builtin_expect(scope_clock_uses_tsc, 1))
+        return __builtin_ia32_rdtsc();
+    uint64_t t;
+    scope_call_saving_fpu(scope_clock_read_fallback, &t);
+    return t;
+}
+
+static inline void emit(struct scope_thread *t, uint64_t start, uint64_t end, uint32_t hook)
+{
+    if (!scope_recording)
+        return;
+    if (unlikely(t->cur == t->end)) {
+        scope_call_saving_fpu(scope_thread_flush, t);
+        if (t->cur == t->end)
+            return;
+    }
+    /* Reserve the slot before filling it: a signal handler that records in
+     * between takes the next slot instead of overwriting this one. */
+    struct scope_record *r = t->cur;
+    t->cur = r + 1;
+    __asm__ volatile("" ::: "memory");
+    scope_record_encode(r, start, end, hook);
+}
+
+static inline int on_this_stack(const struct scope_thread *t, const void *p)
+{
+    return (uintptr_t)p >= t->stack_low && (uintptr_t)p < t->stack_high;
+}
+
+/* Frames left open by longjmp or an exception that skipped their return lie
+ * at or below the new call's stack slot: close them now. */
+static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t now)
+{
+    while (t->sp > t->sp_base) {
+        struct scope_shadow_frame *top = t->sp - 1;
+        int dead = top->slot < slot ||
+                   (top->slot == slot && *slot != (uint64_t)(uintptr_t)scope_exit_stub);
+        if (!dead || !on_this_stack(t, top->slot) || !on_this_stack(t, slot))
+            return;
+        emit(t, top->start, now, top->hook);
+        t->sp = top;
+    }
+}
+
+__attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
+{
+    struct scope_thread *t = &scope_tls;
+    uint32_t hook = (uint32_t)frame[0];
+    frame[0] = scope_hook_targets[hook];
+
+    if (unlikely(t->status != SCOPE_THREAD_ACTIVE)) {
+        if (t->status == SCOPE_THREAD_OFF || t->busy || !scope_recording)
+            return;
+        scope_call_saving_fpu(scope_thread_activate, t);
+        if (t->status != SCOPE_THREAD_ACTIVE)
+            return;
+    }
+    if (t->busy || !scope_recording)
+        return;
+
+    uint64_t *slot = &frame[1];
+    uint64_t now = now_raw();
+    if (unlikely(t->sp > t->sp_base && (t->sp - 1)->slot <= slot))
+        close_dead_frames(t, slot, now);
+    struct scope_shadow_frame *f = t->sp;
+    if (unlikely(f == t->sp_limit)) {
+        t->too_deep++;
+        return;
+    }
+    f->return_address = *slot;
+    f->slot = slot;
+    f->hook = hook;
+    f->start = now;
+    __asm__ volatile("" ::: "memory");
+    t->sp = f + 1;
+    *slot = (uint64_t)(uintptr_t)scope_exit_stub;
+}
+
+__attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp)
+{
+    struct scope_thread *t = &scope_tls;
+    uint64_t now = now_raw();
+    uint64_t *slot = caller_sp - 1;
+    struct scope_shadow_frame *f = t->sp;
+    while (f > t->sp_base && (f - 1)->slot != slot)
+        f--;
+    if (unlikely(f == t->sp_base))
+        abort();   /* no frame returns here: nothing safe is left to do */
+    f--;
+    /* Frames above ours were skipped (longjmp past them): they end now. */
+    for (struct scope_shadow_frame *g = t->sp - 1; g > f; g--)
+        emit(t, g->start, now, g->hook);
+    uint64_t ret = f->return_address;
+    emit(t, f->start, now, f->hook);
+    t->sp = f;
+    return ret;
+}

@@ -1,0 +1,270 @@
+/* mpi_merge.c: the collective end of an MPI run. Every rank measures its
+ * clock offset to rank 0 (min-RTT ping-pong), converts its events to rank
+ * 0's clock, and streams them to rank 0 one rank at a time in bounded
+ * chunks; rank 0 writes them as they come, so its memory does not grow
+ * with the number of ranks. All of it runs on a private communicator. */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "local_events.h"
+#include "mpi_merge.h"
+#include "run_info.h"
+#include "runtime.h"
+#include "thread_state.h"
+#include "write_file.h"
+#include "write_rank.h"
+
+enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_REGION, TAG_CHUNK };
+#define SYNC_ROUNDS 16
+#define CHUNK_BYTES (SCOPE_CHUNK_EVENTS * (8 + 8 + 4))
+
+static MPI_Comm comm = MPI_COMM_NULL;
+static int my_rank, nranks;
+
+void scope_mpi_after_init(void)
+{
+    scope_tls.busy++;
+    scope_rt.mpi_initialized = 1;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    PMPI_Comm_rank(comm, &my_rank);
+    PMPI_Comm_size(comm, &nranks);
+    scope_tls.busy--;
+}
+
+/* Rank 0's side of the ping-pong with rank r: r's clock minus ours. */
+static int64_t measure_offset(int r)
+{
+    int64_t best_rtt = INT64_MAX, offset = 0, theirs;
+    for (int k = 0; k < SYNC_ROUNDS; k++) {
+        int64_t t0 = scope_monotonic_ns();
+        PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_SYNC, comm);
+        PMPI_Recv(&theirs, 1, MPI_INT64_T, r, TAG_SYNC, comm, MPI_STATUS_IGNORE);
+        int64_t t1 = scope_monotonic_ns();
+        if (t1 - t0 < best_rtt) {
+            best_rtt = t1 - t0;
+            offset = theirs - (t0 + (t1 - t0) / 2);
+        }
+    }
+    return offset;
+}
+
+/* Returns this rank's offset to rank 0's clock (0 on rank 0). */
+static int64_t sync_clocks(void)
+{
+    int64_t offset = 0;
+    if (my_rank == 0) {
+        for (int r = 1; r < nranks; r++) {
+            int64_t off = measure_offset(r);
+            PMPI_Send(&off, 1, MPI_INT64_T, r, TAG_OFFSET, comm);
+        }
+        return 0;
+    }
+    for (int k = 0; k < SYNC_ROUNDS; k++) {
+        PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_SYNC, comm, MPI_STATUS_IGNORE);
+        int64_t now = scope_monotonic_ns();
+        PMPI_Send(&now, 1, MPI_INT64_T, 0, TAG_SYNC, comm);
+    }
+    PMPI_Recv(&offset, 1, MPI_INT64_T, 0, TAG_OFFSET, comm, MPI_STATUS_IGNORE);
+    return offset;
+}
+
+/* Fixed part of the rank and region messages; strings follow. */
+struct rank_header {
+    int64_t pid, run_start_time, clock_offset_ns, dropped_events, nregions;
+};
+struct region_header {
+    uint64_t address, count;
+    uint32_t name_len, symbol_len, library_len, reserved;
+};
+
+static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
+{
+    *len = s ? (uint32_t)strlen(s) : 0;
+    if (*len)
+        memcpy(buf + at, s, *len);
+    return at + *len;
+}
+
+static void send_blob(const void *data, size_t len, int tag)
+{
+    PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, comm);
+}
+
+/* A non-zero rank's side: wait for rank 0's go, then stream everything. */
+static void send_rank(const struct scope_local_events *le, int64_t offset, struct scope_chunk *c,
+                      char *buf)
+{
+    PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
+    size_t nonempty = 0;
+    for (size_t r = 0; r < le->nregions; r++)
+        nonempty += le->region_begin[r + 1] > le->region_begin[r];
+    struct rank_header rh = {scope_facts.pid, scope_rt.run_start_ns - offset, offset, 0,
+                             (int64_t)nonempty};
+    memcpy(buf, &rh, sizeof(rh));
+    size_t host_len = strlen(scope_facts.hostname);
+    memcpy(buf + sizeof(rh), scope_facts.hostname, host_len);
+    send_blob(buf, sizeof(rh) + host_len, TAG_RANK);
+    for (size_t r = 0; r < le->nregions; r++) {
+        size_t count = le->region_begin[r + 1] - le->region_begin[r];
+        if (!count)
+            continue;
+        struct scope_region_info info = scope_region_info_of(le, r);
+        struct region_header h = {info.address, count, 0, 0, 0, 0};
+        size_t at = sizeof(h);
+        at = put_string(buf, at, info.name, &h.name_len);
+        at = put_string(buf, at, info.symbol, &h.symbol_len);
+        at = put_string(buf, at, info.library, &h.library_len);
+        memcpy(buf, &h, sizeof(h));
+        send_blob(buf, at, TAG_REGION);
+        for (size_t next = 0; next < count;) {
+            next = scope_local_events_chunk(le, r, next, c);
+            memcpy(buf, c->start, c->n * 8);
+            memcpy(buf + c->n * 8, c->end, c->n * 8);
+            memcpy(buf + c->n * 16, c->thread, c->n * 4);
+            send_blob(buf, c->n * 20, TAG_CHUNK);
+        }
+    }
+}
+
+/* Receives one message from rank r into buf; returns its length. */
+static size_t recv_blob(int r, int tag, char *buf, size_t cap)
+{
+    MPI_Status st;
+    int n;
+    PMPI_Recv(buf, (int)cap, MPI_BYTE, r, tag, comm, &st);
+    PMPI_Get_count(&st, MPI_BYTE, &n);
+    return (size_t)n;
+}
+
+static char *dup_piece(const char *p, uint32_t len)
+{
+    char *s = malloc(len + 1u);
+    if (s) {
+        memcpy(s, p, len);
+        s[len] = '\0';
+    }
+    return s;
+}
+
+struct receive_state {
+    int next_rank;         /* first rank not yet received */
+    char *buf;
+    struct scope_chunk *chunk;
+};
+
+/* Receives one region of rank r; writes it when w is not NULL. */
+static int receive_region(int r, const struct scope_writer_api *api, scope_writer *w,
+                          struct receive_state *s, size_t *events)
+{
+    struct region_header h;
+    size_t len = recv_blob(r, TAG_REGION, s->buf, CHUNK_BYTES);
+    memcpy(&h, s->buf, sizeof(h));
+    const char *p = s->buf + sizeof(h);
+    char *name = dup_piece(p, h.name_len);
+    char *symbol = dup_piece(p + h.name_len, h.symbol_len);
+    char *library = dup_piece(p + h.name_len + h.symbol_len, h.library_len);
+    struct scope_region_info info = {name, symbol, library, h.address};
+    int ok = w && name && symbol && library && len >= sizeof(h) && api->begin_region(w, &info) == 0;
+    for (uint64_t got = 0; got < h.count;) {
+        size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / 20;
+        int64_t *start = (int64_t *)s->buf, *end = start + n;
+        int32_t *thread = (int32_t *)(end + n);
+        ok = ok && api->append(w, start, end, thread, n) == 0;
+        got += n;
+        *events += n;
+    }
+    ok = ok && api->end_region(w) == 0;
+    free(name);
+    free(symbol);
+    free(library);
+    return ok ? 0 : -1;
+}
+
+/* Rank 0: takes every other rank in turn. With w NULL (writing failed) it
+ * still drains them, so that no rank waits forever. */
+static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, void *ctx,
+                         size_t *events)
+{
+    struct receive_state *s = ctx;
+    int rc = 0;
+    for (; s->next_rank < nranks; s->next_rank++) {
+        int r = s->next_rank;
+        PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
+        struct rank_header rh;
+        size_t len = recv_blob(r, TAG_RANK, s->buf, CHUNK_BYTES);
+        memcpy(&rh, s->buf, sizeof(rh));
+        char *host = dup_piece(s->buf + sizeof(rh), (uint32_t)(len - sizeof(rh)));
+        struct scope_rank_info info = {r, host, rh.pid, rh.run_start_time, rh.clock_offset_ns,
+                                       rh.dropped_events};
+        if (w && (rc != 0 || api->begin_rank(w, &info) != 0))
+            rc = -1;
+        for (int64_t k = 0; k < rh.nregions; k++)
+            if (receive_region(r, api, rc == 0 ? w : NULL, s, events) != 0)
+                rc = -1;
+        if (w && rc == 0 && api->end_rank(w) != 0)
+            rc = -1;
+        free(host);
+    }
+    return w ? rc : -1;
+}
+
+static int write_as_root(const struct scope_local_events *le, int64_t run_start,
+                         struct receive_state *s)
+{
+    struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,
+                                  scope_rt.run_start_ns, 0, 0};
+    int rc = scope_write_file(nranks, run_start, &own, le, receive_ranks, s);
+    if (rc != 0 && s->next_rank < nranks) {
+        size_t ignored = 0;
+        receive_ranks(NULL, NULL, s, &ignored);
+    }
+    return rc;
+}
+
+void scope_mpi_before_finalize(void)
+{
+    if (comm == MPI_COMM_NULL)
+        return;
+    scope_tls.busy++;
+    scope_rt.mpi_finalized = 1;
+    int enabled = scope_rt.enabled, any;
+    PMPI_Allreduce(&enabled, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (!any)
+        goto out;
+    scope_stop_recording();
+    int64_t offset = sync_clocks();
+    char err[512];
+    struct scope_local_events le;
+    int built = enabled ? scope_local_events_build(&le, offset, err, sizeof(err)) : -1;
+    if (built != 0) {
+        if (enabled)
+            scope_log("rank %d: %s", my_rank, err);
+        memset(&le, 0, sizeof(le));
+        le.region_begin = calloc(1, sizeof(size_t));
+    }
+    int64_t my_start = scope_rt.run_start_ns - offset, run_start;
+    PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comm);
+
+    struct receive_state s = {1, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk))};
+    int written = 0;
+    if (!s.buf || !s.chunk) {
+        scope_log("rank %d: out of memory for the merge", my_rank);
+        abort();   /* the other ranks would wait forever otherwise */
+    }
+    if (my_rank == 0)
+        written = write_as_root(&le, run_start, &s) == 0;
+    else
+        send_rank(&le, offset, s.chunk, s.buf);
+    PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
+    if (written) {
+        scope_rt.written = 1;
+        scope_buffers_remove();
+    }
+    free(s.buf);
+    free(s.chunk);
+    scope_local_events_free(&le);
+out:
+    PMPI_Comm_free(&comm);
+    scope_tls.busy--;
+}

@@ -1,0 +1,286 @@
+/* patcher.c: instruction-level work of hooking with Zydis: find the patch
+ * window, refuse what cannot be moved safely, relocate the displaced
+ * instructions (RIP-relative operands re-encoded, short branches widened),
+ * verify the result by decoding it again, and write the jump. */
+#include "patcher.h"
+#include "thread_state.h"
+#include "trampoline.h"
+
+#include <Zydis/Zydis.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TRAMPOLINE_MAX 192
+#define ABS_JUMP_BYTES 14   /* jmp *0(%rip); .quad target */
+
+struct insn {
+    ZydisDecodedInstruction i;
+    ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+};
+
+static ZydisDecoder *decoder(void)
+{
+    static ZydisDecoder d;
+    static int ready;
+    if (!ready) {
+        ZydisDecoderInit(&d, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+        ready = 1;
+    }
+    return &d;
+}
+
+static int decode(const uint8_t *p, size_t len, struct insn *out)
+{
+    return ZYAN_SUCCESS(ZydisDecoderDecodeFull(decoder(), p, len, &out->i, out->op)) ? 0 : -1;
+}
+
+/* The operand that makes the instruction position-dependent, or -1. */
+static int relative_operand(const struct insn *x)
+{
+    for (int k = 0; k < x->i.operand_count; k++) {
+        const ZydisDecodedOperand *o = &x->op[k];
+        if (k >= x->i.operand_count_visible)
+            break;
+        if (o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && o->imm.is_relative)
+            return k;
+        if (o->type == ZYDIS_OPERAND_TYPE_MEMORY && o->mem.base == ZYDIS_REGISTER_RIP)
+            return k;
+    }
+    return -1;
+}
+
+static int is_terminator(const struct insn *x)
+{
+    switch (x->i.meta.category) {
+    case ZYDIS_CATEGORY_RET:
+    case ZYDIS_CATEGORY_UNCOND_BR:
+        return 1;
+    default:
+        return x->i.mnemonic == ZYDIS_MNEMONIC_INT3 || x->i.mnemonic == ZYDIS_MNEMONIC_UD2 ||
+               x->i.mnemonic == ZYDIS_MNEMONIC_HLT;
+    }
+}
+
+static int has_short_only_form(ZydisMnemonic m)
+{
+    return m == ZYDIS_MNEMONIC_LOOP || m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE ||
+           m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ || m == ZYDIS_MNEMONIC_XBEGIN;
+}
+
+/* A branch anywhere in the function into the bytes the jump will overwrite
+ * (other than to its first byte) would land in the middle of the jump. */
+static int check_branches_into_window(const uint8_t *code, uintptr_t address, size_t size,
+                                      uintptr_t lo, uintptr_t hi, char *why, size_t whylen)
+{
+    struct insn x;
+    for (size_t off = 0; off < size;) {
+        if (decode(code + off, size - off, &x) != 0) {
+            off++;
+            continue;
+        }
+        int k = relative_operand(&x);
+        if (k >= 0 && x.op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+            ZyanU64 target;
+            if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x.i, &x.op[k], address + off, &target)) &&
+                target > lo && target < hi) {
+                snprintf(why, whylen, "the instruction at +%#zx branches into the patched bytes", off);
+                return -1;
+            }
+        }
+        off += x.i.length;
+    }
+    return 0;
+}
+
+int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
+                        struct scope_patch_site *site, char *why, size_t whylen)
+{
+    struct insn x;
+    if (size < SCOPE_JUMP_BYTES) {
+        snprintf(why, whylen, "the function is %zu bytes, shorter than the 5-byte jump", size);
+        return -1;
+    }
+    size_t off = 0;
+    if (decode(code, size, &x) == 0 && x.i.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
+        off = x.i.length;
+    site->site_offset = off;
+    while (off - site->site_offset < SCOPE_JUMP_BYTES) {
+        if (off >= size) {
+            snprintf(why, whylen, "the function is %zu bytes, too short for the 5-byte jump", size);
+            return -1;
+        }
+        if (decode(code + off, size - off, &x) != 0) {
+            snprintf(why, whylen, "undecodable instruction at +%#zx", off);
+            return -1;
+        }
+        if (has_short_only_form(x.i.mnemonic)) {
+            snprintf(why, whylen, "%s at +%#zx has no long form to relocate to",
+                     ZydisMnemonicGetString(x.i.mnemonic), off);
+            return -1;
+        }
+        off += x.i.length;
+        if (is_terminator(&x) && off - site->site_offset < SCOPE_JUMP_BYTES) {
+            snprintf(why, whylen, "the function ends after %zu bytes, before the 5-byte jump fits", off);
+            return -1;
+        }
+    }
+    site->window = off - site->site_offset;
+    uintptr_t lo = address + site->site_offset;
+    return check_branches_into_window(code, address, size, lo, lo + site->window, why, whylen);
+}
+
+/* Re-encodes one position-dependent instruction for its new address. */
+static long relocate_one(const struct insn *x, int k, uintptr_t from, uint8_t *out,
+                         size_t outlen, uintptr_t to, ZyanU64 *target, char *why, size_t whylen)
+{
+    ZydisEncoderRequest req;
+    if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, target)) ||
+        !ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(
+            &x->i, x->op, x->i.operand_count_visible, &req))) {
+        snprintf(why, whylen, "cannot re-encode %s", ZydisMnemonicGetString(x->i.mnemonic));
+        return -1;
+    }
+    if (x->op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+        req.operands[k].imm.u = *target;
+        req.branch_width = ZYDIS_BRANCH_WIDTH_NONE;
+        req.branch_type = ZYDIS_BRANCH_TYPE_NONE;
+    } else {
+        req.operands[k].mem.displacement = (ZyanI64)*target;
+    }
+    ZyanUSize len = outlen;
+    if (!ZYAN_SUCCESS(ZydisEncoderEncodeInstructionAbsolute(&req, out, &len, to))) {
+        snprintf(why, whylen, "%s refers to %#llx, out of rel32 reach of the trampoline",
+                 ZydisMnemonicGetString(x->i.mnemonic), (unsigned long long)*target);
+        return -1;
+    }
+    return (long)len;
+}
+
+/* Decodes what was emitted and checks it is the same instruction with the
+ * same absolute target. */
+static int verify(const uint8_t *p, size_t len, uintptr_t at, const struct insn *orig, int k,
+                  ZyanU64 target)
+{
+    struct insn y;
+    if (decode(p, len, &y) != 0 || y.i.length != len || y.i.mnemonic != orig->i.mnemonic)
+        return -1;
+    if (k < 0)
+        return 0;
+    int j = relative_operand(&y);
+    ZyanU64 t2;
+    return j >= 0 && ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&y.i, &y.op[j], at, &t2)) && t2 == target
+               ? 0 : -1;
+}
+
+long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *out,
+                    size_t outlen, uintptr_t to, char *why, size_t whylen)
+{
+    size_t in = 0, written = 0;
+    while (in < len) {
+        struct insn x;
+        if (decode(code + in, len - in, &x) != 0) {
+            snprintf(why, whylen, "undecodable instruction at +%#zx", in);
+            return -1;
+        }
+        int k = relative_operand(&x);
+        ZyanU64 target = 0;
+        long n;
+        if (k < 0) {
+            if (written + x.i.length > outlen)
+                return snprintf(why, whylen, "relocated code too long"), -1;
+            memcpy(out + written, code + in, x.i.length);
+            n = x.i.length;
+        } else {
+            n = relocate_one(&x, k, from + in, out + written, outlen - written, to + written,
+                             &target, why, whylen);
+            if (n < 0)
+                return -1;
+        }
+        if (verify(out + written, (size_t)n, to + written, &x, k, target) != 0) {
+            snprintf(why, whylen, "relocated %s does not decode back to itself",
+                     ZydisMnemonicGetString(x.i.mnemonic));
+            return -1;
+        }
+        in += x.i.length;
+        written += (size_t)n;
+    }
+    return (long)written;
+}
+
+static size_t emit_abs_jump(uint8_t *p, uintptr_t target)
+{
+    static const uint8_t jmp_rip[6] = {0xff, 0x25, 0, 0, 0, 0};
+    memcpy(p, jmp_rip, 6);
+    memcpy(p + 6, &target, 8);
+    return ABS_JUMP_BYTES;
+}
+
+/* push $hook; jmp *scope_entry_common; <relocated prologue>; jmp back */
+static long build_trampoline(uint8_t *t, uint32_t hook, const uint8_t *window, size_t wlen,
+                             uintptr_t site, uintptr_t *resume, char *why, size_t whylen)
+{
+    size_t n = 0;
+    t[n++] = 0x68;
+    memcpy(t + n, &hook, 4);
+    n += 4;
+    n += emit_abs_jump(t + n, (uintptr_t)scope_entry_common);
+    *resume = (uintptr_t)(t + n);
+    long r = scope_relocate(window, wlen, site, t + n, TRAMPOLINE_MAX - n - ABS_JUMP_BYTES,
+                            (uintptr_t)(t + n), why, whylen);
+    if (r < 0)
+        return -1;
+    n += (size_t)r;
+    n += emit_abs_jump(t + n, site + wlen);
+    return (long)n;
+}
+
+static int write_code(uintptr_t at, const uint8_t *bytes, size_t len)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = at & ~(uintptr_t)(page - 1);
+    size_t span = (at + len) - lo;
+    if (mprotect((void *)lo, span, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+        return -1;
+    memcpy((void *)at, bytes, len);
+    __builtin___clear_cache((char *)at, (char *)at + len);
+    return mprotect((void *)lo, span, PROT_READ | PROT_EXEC);
+}
+
+int scope_patch_prepare(uintptr_t address, size_t size, uint32_t hook, struct scope_patch *p,
+                        uintptr_t *resume, char *why, size_t whylen)
+{
+    struct scope_patch_site s;
+    if (scope_patch_analyze((const uint8_t *)address, address, size, &s, why, whylen) != 0)
+        return -1;
+    uintptr_t site = address + s.site_offset;
+    uint8_t *t = scope_trampoline_reserve(site, TRAMPOLINE_MAX);
+    if (!t) {
+        snprintf(why, whylen, "no memory for a trampoline within 2 GiB of the function");
+        return -1;
+    }
+    long n = build_trampoline(t, hook, (const uint8_t *)site, s.window, site, resume, why, whylen);
+    if (n < 0) {
+        scope_trampoline_commit(t, 0);
+        return -1;
+    }
+    scope_trampoline_commit(t, (size_t)n);
+
+    int32_t rel = (int32_t)((intptr_t)t - (intptr_t)(site + SCOPE_JUMP_BYTES));
+    p->site = site;
+    p->window = s.window;
+    p->jump[0] = 0xe9;
+    memcpy(p->jump + 1, &rel, 4);
+    memset(p->jump + SCOPE_JUMP_BYTES, 0xcc, s.window - SCOPE_JUMP_BYTES);
+    return 0;
+}
+
+int scope_patch_apply(const struct scope_patch *p, char *why, size_t whylen)
+{
+    if (write_code(p->site, p->jump, p->window) != 0) {
+        snprintf(why, whylen, "cannot make the code writable: %m");
+        return -1;
+    }
+    return 0;
+}

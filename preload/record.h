@@ -1,0 +1,49 @@
+/* record.h: the 16-byte record scope appends for every completed call, and
+ * its decoding. Both words hold a 56-bit timestamp (TSC ticks or ns) and one
+ * byte of the 16-bit hook id:
+ *   word0 = start | (id & 0xff) << 56      word1 = end | (id >> 8) << 56
+ * An all-zero record is an unused slot (a timestamp is never zero). */
+#ifndef SCOPE_RECORD_H
+#define SCOPE_RECORD_H
+
+#include <stdint.h>
+
+#define SCOPE_TIME_BITS 56
+#define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
+#define SCOPE_MAX_HOOKS 65536
+
+struct scope_record {
+    uint64_t start_word;
+    uint64_t end_word;
+};
+
+static inline void scope_record_encode(struct scope_record *r, uint64_t start,
+                                       uint64_t end, uint32_t id)
+{
+    r->start_word = (start & SCOPE_TIME_MASK) | ((uint64_t)(id & 0xff) << SCOPE_TIME_BITS);
+    r->end_word = (end & SCOPE_TIME_MASK) | ((uint64_t)((id >> 8) & 0xff) << SCOPE_TIME_BITS);
+}
+
+static inline int scope_record_is_empty(const struct scope_record *r)
+{
+    return r->start_word == 0 && r->end_word == 0;
+}
+
+/* Widens a 56-bit timestamp back to 64 bits, given `base`, a full timestamp
+ * taken no later than it (the run's first reading). */
+static inline uint64_t scope_time_unwrap(uint64_t t56, uint64_t base)
+{
+    uint64_t full = (base & ~SCOPE_TIME_MASK) | t56;
+    return full < base ? full + (UINT64_C(1) << SCOPE_TIME_BITS) : full;
+}
+
+static inline void scope_record_decode(const struct scope_record *r, uint64_t base,
+                                       uint64_t *start, uint64_t *end, uint32_t *id)
+{
+    *start = scope_time_unwrap(r->start_word & SCOPE_TIME_MASK, base);
+    *end = scope_time_unwrap(r->end_word & SCOPE_TIME_MASK, base);
+    *id = (uint32_t)(r->start_word >> SCOPE_TIME_BITS) |
+          (uint32_t)(r->end_word >> SCOPE_TIME_BITS) << 8;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/* segment.h: the layout of a per-thread shared-memory segment, which
+ * outlives a crash so that `scope recover` can read what was recorded: a
+ * one-page header, then the record array (all-zero slots are unused). Full
+ * buffers are appended to the spill file the header names. */
+#ifndef SCOPE_SEGMENT_H
+#define SCOPE_SEGMENT_H
+
+#include <stdint.h>
+
+#define SCOPE_SEGMENT_MAGIC "SCOPEBF1"
+#define SCOPE_SEGMENT_HEADER_BYTES 4096
+
+struct scope_segment_header {
+    char magic[8];
+    int32_t pid;
+    int32_t thread_number;     /* 0 = first thread that recorded */
+    int32_t tid;
+    int32_t reserved;
+    uint64_t capacity;         /* records after the header */
+    uint64_t clock_base;       /* first raw reading of the run (for unwrapping) */
+    char spill_path[1024];
+};
+
+#endif

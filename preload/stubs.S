@@ -1,0 +1,144 @@
+/* stubs.S: the x86-64 entry and exit stubs of every hooked function, and the
+ * thunk that lets the integer-only hot path call ordinary C.
+ *
+ * A patched function jumps to its trampoline, which pushes the hook id and
+ * jumps to scope_entry_common. The stubs save every integer register a
+ * function may hold live (IPA-RA callers may rely on more than the ABI says)
+ * and call C compiled with -mgeneral-regs-only, so x87, SSE, AVX and AVX-512
+ * state is never touched: arguments and return values of any type pass
+ * through unchanged. */
+
+        .text
+
+/* Stack on entry: [rsp] = hook id (pushed by the trampoline),
+ * [rsp+8] = the caller's return address. scope_on_entry(frame) replaces
+ * frame[0] with the address to continue at (the relocated prologue) and,
+ * when it records the call, frame[1] with scope_exit_stub. */
+        .globl  scope_entry_common
+        .hidden scope_entry_common
+        .type   scope_entry_common, @function
+scope_entry_common:
+        .cfi_startproc
+        .cfi_def_cfa_offset 16
+        pushq   %rax
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %r11
+        subq    $8, %rsp                /* 16-byte alignment for the call */
+        .cfi_def_cfa_offset 96
+        leaq    80(%rsp), %rdi
+        call    scope_on_entry
+        addq    $8, %rsp
+        popq    %r11
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        popq    %rax
+        leaq    8(%rsp), %rsp           /* drop the slot, keep the flags */
+        .cfi_def_cfa_offset 8
+        jmp     *-8(%rsp)               /* below rsp but inside the red zone */
+        .cfi_endproc
+        .size   scope_entry_common, .-scope_entry_common
+
+/* A recorded call returns here instead of to its caller. scope_on_exit gets
+ * the caller's stack pointer (identifying the frame), records the call and
+ * gives back the real return address, which we return to. */
+        .globl  scope_exit_stub
+        .hidden scope_exit_stub
+        .type   scope_exit_stub, @function
+scope_exit_stub:
+        .cfi_startproc
+        .cfi_undefined rip
+        subq    $8, %rsp                /* becomes the real return address */
+        pushq   %rax
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %r11
+        leaq    80(%rsp), %rdi
+        call    scope_on_exit
+        movq    %rax, 72(%rsp)
+        popq    %r11
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        popq    %rax
+        ret
+        .cfi_endproc
+        .size   scope_exit_stub, .-scope_exit_stub
+
+/* void scope_call_saving_fpu(void (*fn)(void *), void *arg)
+ * Calls fn(arg) with the whole x87/SSE/AVX/AVX-512 state saved around it
+ * (xsave with the size from scope_xsave_size, or fxsave when that is 0). */
+        .globl  scope_call_saving_fpu
+        .hidden scope_call_saving_fpu
+        .type   scope_call_saving_fpu, @function
+scope_call_saving_fpu:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register rbp
+        pushq   %rbx
+        pushq   %r12
+        .cfi_offset rbx, -24
+        .cfi_offset r12, -32
+        movq    %rdi, %r12
+        movq    %rsi, %rbx
+        movq    scope_xsave_size(%rip), %rax
+        testq   %rax, %rax
+        jz      1f
+        subq    %rax, %rsp
+        andq    $-64, %rsp
+        xorl    %eax, %eax              /* the xsave header must start zeroed */
+        movq    %rax, 512(%rsp)
+        movq    %rax, 520(%rsp)
+        movq    %rax, 528(%rsp)
+        movq    %rax, 536(%rsp)
+        movq    %rax, 544(%rsp)
+        movq    %rax, 552(%rsp)
+        movq    %rax, 560(%rsp)
+        movq    %rax, 568(%rsp)
+        movl    $-1, %eax
+        movl    $-1, %edx
+        xsave64 (%rsp)
+        movq    %rbx, %rdi
+        call    *%r12
+        movl    $-1, %eax
+        movl    $-1, %edx
+        xrstor64 (%rsp)
+        jmp     2f
+1:      subq    $512, %rsp
+        andq    $-16, %rsp
+        fxsave64 (%rsp)
+        movq    %rbx, %rdi
+        call    *%r12
+        fxrstor64 (%rsp)
+2:      leaq    -16(%rbp), %rsp
+        popq    %r12
+        popq    %rbx
+        popq    %rbp
+        .cfi_def_cfa rsp, 8
+        ret
+        .cfi_endproc
+        .size   scope_call_saving_fpu, .-scope_call_saving_fpu
+
+        .section .note.GNU-stack,"",@progbits

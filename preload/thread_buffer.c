@@ -1,0 +1,278 @@
+/* thread_buffer.c: sets up a thread's buffer and shadow stack on its first
+ * hooked call, spills full buffers to disk, and reads everything back. */
+#include "thread_buffer.h"
+#include "segment.h"
+#include "thread_state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define SHADOW_FRAMES (1u << 20)   /* reserved lazily: 32 MiB of address space */
+
+struct scope_thread_buffer {
+    struct scope_thread_buffer *next;
+    struct scope_segment_header *header;
+    struct scope_record *records;
+    size_t map_bytes;
+    int spill_fd;
+    char shm_name[96];
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct scope_thread_buffer *registry;
+static int thread_count;
+static size_t records_per_buffer = (8u << 20) / sizeof(struct scope_record);
+static uint64_t clock_base;
+
+void scope_buffers_configure(size_t buffer_bytes, uint64_t base)
+{
+    size_t n = buffer_bytes / sizeof(struct scope_record);
+    records_per_buffer = n < 64 ? 64 : n;
+    clock_base = base;
+}
+
+int scope_buffers_thread_count(void)
+{
+    return thread_count;
+}
+
+static void spill_path(char *out, size_t len, int thread)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(out, len, "%s/scope-%d-%d-%d.spill", dir && *dir ? dir : "/tmp",
+             (int)getuid(), (int)getpid(), thread);
+}
+
+static struct scope_thread_buffer *buffer_create(int number)
+{
+    struct scope_thread_buffer *b = calloc(1, sizeof(*b));
+    if (!b)
+        return NULL;
+    b->spill_fd = -1;
+    snprintf(b->shm_name, sizeof(b->shm_name), "/scope-%d-%d-%d", (int)getuid(),
+             (int)getpid(), number);
+    int fd = shm_open(b->shm_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        goto fail;
+    b->map_bytes = SCOPE_SEGMENT_HEADER_BYTES + records_per_buffer * sizeof(struct scope_record);
+    if (ftruncate(fd, (off_t)b->map_bytes) != 0) {
+        close(fd);
+        shm_unlink(b->shm_name);
+        goto fail;
+    }
+    void *map = mmap(NULL, b->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        shm_unlink(b->shm_name);
+        goto fail;
+    }
+    b->header = map;
+    b->records = (struct scope_record *)((char *)map + SCOPE_SEGMENT_HEADER_BYTES);
+    memcpy(b->header->magic, SCOPE_SEGMENT_MAGIC, 8);
+    b->header->pid = (int32_t)getpid();
+    b->header->thread_number = number;
+    b->header->tid = (int32_t)syscall(SYS_gettid);
+    b->header->capacity = records_per_buffer;
+    b->header->clock_base = clock_base;
+    spill_path(b->header->spill_path, sizeof(b->header->spill_path), number);
+    return b;
+fail:
+    free(b);
+    return NULL;
+}
+
+static int stack_bounds(uintptr_t *low, uintptr_t *high)
+{
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return -1;
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    if (rc != 0)
+        return -1;
+    *low = (uintptr_t)addr;
+    *high = (uintptr_t)addr + size;
+    return 0;
+}
+
+void scope_thread_activate(void *arg)
+{
+    struct scope_thread *t = arg;
+    t->busy++;
+    t->status = SCOPE_THREAD_OFF;
+    size_t shadow_bytes = SHADOW_FRAMES * sizeof(struct scope_shadow_frame);
+    void *shadow = mmap(NULL, shadow_bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (shadow == MAP_FAILED)
+        goto out;
+    if (stack_bounds(&t->stack_low, &t->stack_high) != 0) {
+        t->stack_low = 0;
+        t->stack_high = UINTPTR_MAX;
+    }
+    pthread_mutex_lock(&registry_lock);
+    struct scope_thread_buffer *b = buffer_create(thread_count);
+    if (b) {
+        thread_count++;
+        b->next = registry;
+        registry = b;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (!b) {
+        munmap(shadow, shadow_bytes);
+        fprintf(stderr, "scope: cannot create a shared-memory buffer (%s): thread %ld not profiled\n",
+                strerror(errno), (long)syscall(SYS_gettid));
+        goto out;
+    }
+    t->buffer = b;
+    t->cur = b->records;
+    t->end = b->records + b->header->capacity;
+    t->sp = t->sp_base = shadow;
+    t->sp_limit = t->sp_base + SHADOW_FRAMES;
+    t->status = SCOPE_THREAD_ACTIVE;
+out:
+    t->busy--;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The buffer is full: append its records to the spill file and start over.
+ * If the spill file cannot be written, recording stops on this thread
+ * (the records already in memory are kept) and scope says so once. */
+void scope_thread_flush(void *arg)
+{
+    struct scope_thread *t = arg;
+    struct scope_thread_buffer *b = t->buffer;
+    t->busy++;
+    if (b->spill_fd < 0)
+        b->spill_fd = open(b->header->spill_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    size_t used = (size_t)(t->cur - b->records) * sizeof(struct scope_record);
+    if (b->spill_fd < 0 || write_all(b->spill_fd, b->records, used) != 0) {
+        fprintf(stderr, "scope: cannot spill to %s (%s): recording stops on this thread\n",
+                b->header->spill_path, strerror(errno));
+        t->status = SCOPE_THREAD_OFF;
+        t->end = t->cur;
+    } else {
+        memset(b->records, 0, used);
+        t->cur = b->records;
+    }
+    t->busy--;
+}
+
+struct event_array {
+    struct scope_event *data;
+    size_t count, capacity;
+};
+
+static int append_records(struct event_array *a, const struct scope_record *r, size_t n,
+                          int thread)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (scope_record_is_empty(&r[i]))
+            continue;
+        if (a->count == a->capacity) {
+            size_t cap = a->capacity ? a->capacity * 2 : 4096;
+            struct scope_event *d = realloc(a->data, cap * sizeof(*d));
+            if (!d)
+                return -1;
+            a->data = d;
+            a->capacity = cap;
+        }
+        struct scope_event *e = &a->data[a->count++];
+        uint64_t s, en;
+        scope_record_decode(&r[i], clock_base, &s, &en, &e->hook);
+        e->start = (int64_t)s;
+        e->end = (int64_t)en;
+        e->thread = thread;
+    }
+    return 0;
+}
+
+static int append_spill(struct event_array *a, const char *path, int thread,
+                        char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+    struct scope_record chunk[4096];
+    ssize_t got;
+    int rc = 0;
+    while ((got = read(fd, chunk, sizeof(chunk))) > 0)
+        if (append_records(a, chunk, (size_t)got / sizeof(chunk[0]), thread) != 0) {
+            snprintf(err, errlen, "out of memory reading %s", path);
+            rc = -1;
+            break;
+        }
+    close(fd);
+    return rc;
+}
+
+int scope_buffers_collect(struct scope_event **events, size_t *count, char *err, size_t errlen)
+{
+    struct event_array a = {0};
+    int rc = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (struct scope_thread_buffer *b = registry; b && rc == 0; b = b->next) {
+        int thread = b->header->thread_number;
+        if (b->spill_fd >= 0)
+            fsync(b->spill_fd);
+        rc = append_spill(&a, b->header->spill_path, thread, err, errlen);
+        if (rc == 0 && append_records(&a, b->records, b->header->capacity, thread) != 0) {
+            snprintf(err, errlen, "out of memory decoding the buffers");
+            rc = -1;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (rc != 0) {
+        free(a.data);
+        return -1;
+    }
+    *events = a.data;
+    *count = a.count;
+    return 0;
+}
+
+void scope_buffers_remove(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (struct scope_thread_buffer *b = registry; b; b = b->next) {
+        if (b->spill_fd >= 0) {
+            close(b->spill_fd);
+            b->spill_fd = -1;
+        }
+        unlink(b->header->spill_path);
+        shm_unlink(b->shm_name);
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void scope_buffers_after_fork_child(void)
+{
+    scope_recording = 0;
+    scope_tls.status = SCOPE_THREAD_OFF;
+    scope_tls.cur = scope_tls.end = NULL;
+    registry = NULL;
+    thread_count = 0;
+    pthread_mutex_init(&registry_lock, NULL);
+}

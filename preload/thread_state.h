@@ -1,0 +1,58 @@
+/* thread_state.h: what the hot path knows: the per-thread state in
+ * initial-exec TLS (buffer window and shadow stack of open calls) and the
+ * few process-wide values it reads. */
+#ifndef SCOPE_THREAD_STATE_H
+#define SCOPE_THREAD_STATE_H
+
+#include <stdint.h>
+#include "record.h"
+
+/* One open call: where it came from and when it started. */
+struct scope_shadow_frame {
+    uint64_t return_address;   /* the caller's, replaced on the stack */
+    uint64_t *slot;            /* stack slot that held it: identifies the frame */
+    uint64_t start;            /* raw timestamp */
+    uint32_t hook;
+    uint32_t reserved;
+};
+
+enum scope_thread_status {
+    SCOPE_THREAD_NEW = 0,      /* first hooked call not seen yet */
+    SCOPE_THREAD_ACTIVE,
+    SCOPE_THREAD_OFF,          /* setting up failed, or a forked child */
+};
+
+struct scope_thread_buffer;
+
+struct scope_thread {
+    struct scope_record *cur;  /* next free record */
+    struct scope_record *end;  /* end of the buffer window */
+    struct scope_shadow_frame *sp;       /* next free frame */
+    struct scope_shadow_frame *sp_base;
+    struct scope_shadow_frame *sp_limit;
+    uintptr_t stack_low, stack_high;     /* this thread's stack */
+    struct scope_thread_buffer *buffer;
+    uint64_t too_deep;                   /* calls not recorded: shadow stack full */
+    int busy;                            /* >0 while scope's own code runs */
+    int status;
+};
+
+extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
+
+/* Process-wide, read by the hot path. */
+extern volatile int scope_recording;                 /* 0 before start and after stop */
+extern uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS]; /* where each hook continues */
+extern int scope_clock_uses_tsc;
+extern uint64_t scope_xsave_size;
+
+/* Assembly (stubs.S). */
+void scope_entry_common(void);
+void scope_exit_stub(void);
+void scope_call_saving_fpu(void (*fn)(void *), void *arg);
+
+/* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
+void scope_thread_activate(void *thread);        /* struct scope_thread * */
+void scope_thread_flush(void *thread);           /* buffer full: spill it */
+void scope_clock_read_fallback(void *out);       /* uint64_t *: CLOCK_MONOTONIC ns */
+
+#endif

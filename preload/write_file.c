@@ -1,0 +1,42 @@
+/* write_file.c: the file as a whole: load the writer, create the temporary
+ * file, write every rank, rename, and report in one line. */
+#include "write_file.h"
+#include "output_path.h"
+#include "run_info.h"
+#include "runtime.h"
+#include "write_rank.h"
+#include "writer_loader.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
+                     const struct scope_local_events *le, scope_more_ranks_fn more, void *ctx)
+{
+    char err[512], path[PATH_MAX];
+    const struct scope_writer_api *api = scope_load_writer(err, sizeof(err));
+    if (!api) {
+        scope_log("%s: data left for `scope recover`", err);
+        return -1;
+    }
+    scope_expand_output_path(scope_rt.config.output_file, (pid_t)scope_facts.pid,
+                             scope_rt.start_wall, path, sizeof(path));
+    struct scope_run_info run = scope_run_info_from(&scope_facts, nranks, run_start_time);
+    scope_writer *w = api->create(path, &run, err, sizeof(err));
+    if (!w) {
+        scope_log("%s: data left for `scope recover`", err);
+        return -1;
+    }
+    size_t events = le->count;
+    if (scope_write_rank(api, w, own, le) != 0 || (more && more(api, w, ctx, &events) != 0)) {
+        scope_log("writing %s failed: %s", path, api->error(w));
+        api->abort(w);
+        return -1;
+    }
+    if (api->finish(w) != 0) {
+        scope_log("writing %s failed", path);
+        return -1;
+    }
+    scope_log("wrote %s (%zu calls, %d rank%s)", path, events, nranks, nranks == 1 ? "" : "s");
+    return 0;
+}

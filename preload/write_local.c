@@ -1,0 +1,29 @@
+/* write_local.c: the end of a run without MPI: this process is rank 0 of a
+ * 1-rank run and writes its file at exit. */
+#include "local_events.h"
+#include "run_info.h"
+#include "runtime.h"
+#include "write_file.h"
+
+void scope_write_single_process(void)
+{
+    char err[512];
+    struct scope_local_events le;
+    scope_stop_recording();
+    if (scope_local_events_build(&le, 0, err, sizeof(err)) != 0) {
+        scope_log("%s: data left for `scope recover`", err);
+        return;
+    }
+    if (le.count > 0) {   /* a process that recorded nothing writes nothing */
+        struct scope_rank_info own = {
+            .rank = 0, .hostname = scope_facts.hostname, .pid = scope_facts.pid,
+            .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0, .dropped_events = 0};
+        if (scope_write_file(1, scope_rt.run_start_ns, &own, &le, NULL, NULL) != 0) {
+            scope_local_events_free(&le);
+            return;
+        }
+    }
+    scope_rt.written = 1;
+    scope_local_events_free(&le);
+    scope_buffers_remove();
+}
