@@ -1,0 +1,135 @@
+/* Writes the reader's test files with the plain HDF5 C API. */
+#include "fixtures.h"
+
+#include <string.h>
+
+const int64_t fx_tutorial_run_start_ns = 163429213445LL;
+
+hid_t fx_create(const char *path)
+{
+    return H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+void fx_close(hid_t file)
+{
+    H5Fclose(file);
+}
+
+static void attr_int(hid_t obj, const char *name, int64_t v)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &v);
+    H5Aclose(a);
+    H5Sclose(space);
+}
+
+static void attr_string(hid_t obj, const char *name, const char *v, bool variable)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, variable ? H5T_VARIABLE : strlen(v));
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, type, variable ? (const void *)&v : (const void *)v);
+    H5Aclose(a);
+    H5Tclose(type);
+    H5Sclose(space);
+}
+
+void fx_metadata(hid_t file, int64_t run_start_ns)
+{
+    hid_t g = H5Gcreate2(file, "metadata", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    attr_string(g, "version", "0.1.0", true);
+    attr_string(g, "hostname", "node01", false);
+    attr_int(g, "mpi_size", 1);
+    if (run_start_ns >= 0)
+        attr_int(g, "run_start_time", run_start_ns);
+    H5Gclose(g);
+}
+
+hid_t fx_rank(hid_t file, int rank)
+{
+    char name[32];
+    snprintf(name, sizeof name, "rank%d", rank);
+    hid_t r = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(r, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(r);
+    return g;
+}
+
+static void dataset(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *data,
+                    size_t n)
+{
+    hsize_t dims[1] = {n};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t d = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (n)
+        H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    H5Dclose(d);
+    H5Sclose(space);
+}
+
+void fx_region(hid_t regions, const char *raw_name, const int64_t *start, size_t n,
+               const int64_t *end, size_t n_end, const int32_t *thr, size_t n_thr)
+{
+    hid_t g = H5Gcreate2(regions, raw_name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    dataset(g, "start_times", H5T_STD_I64LE, H5T_NATIVE_INT64, start, n);
+    if (end)
+        dataset(g, "end_times", H5T_STD_I64LE, H5T_NATIVE_INT64, end, n_end);
+    if (thr)
+        dataset(g, "thread_ids", H5T_STD_I32LE, H5T_NATIVE_INT32, thr, n_thr);
+    H5Gclose(g);
+}
+
+void fx_two_ranks(const char *path)
+{
+    hid_t file = fx_create(path);
+    const double factors[] = {1.0, 1.6}, starts[] = {0.0, 0.5, 1.0}, durs[] = {0.2, 0.25, 0.2};
+    for (int rank = 0; rank < 2; rank++) {
+        int64_t s[3], e[3];
+        for (int i = 0; i < 3; i++) { /* numpy: (starts + durations).astype(int64) */
+            double st = starts[i] * FX_NS, d = durs[i] * factors[rank] * FX_NS;
+            s[i] = (int64_t)st;
+            e[i] = (int64_t)(st + d);
+        }
+        hid_t regions = fx_rank(file, rank);
+        fx_region(regions, "solve", s, 3, e, 3, NULL, 0);
+        H5Gclose(regions);
+    }
+    fx_close(file);
+}
+
+/* setup, six timesteps of assemble + solve (solve 1 ms slower each step),
+ * a checkpoint after steps 2 and 5; see test_reader.c for the numbers. */
+void fx_tutorial(const char *path, bool run_start)
+{
+    int64_t R = fx_tutorial_run_start_ns;
+    int64_t setup_s = R + 1960000, setup_e = setup_s + 10080000;
+    int64_t ts_s[6], ts_e[6], as_s[6], as_e[6], so_s[6], so_e[6], ck_s[2], ck_e[2];
+    int64_t t = setup_e + 180000;
+    for (int step = 0, ck = 0; step < 6; step++) {
+        ts_s[step] = t;
+        as_s[step] = t + 10000;
+        as_e[step] = as_s[step] + 2067000;
+        so_s[step] = as_e[step];
+        so_e[step] = so_s[step] + 2068000 + 1000000LL * step;
+        ts_e[step] = so_e[step] + 10000;
+        t = ts_e[step] + 5000;
+        if (step % 3 == 2) {
+            ck_s[ck] = t;
+            ck_e[ck] = t + 4069000;
+            t = ck_e[ck++] + 5000;
+        }
+    }
+    hid_t file = fx_create(path);
+    fx_metadata(file, run_start ? R : -1);
+    hid_t regions = fx_rank(file, 0);
+    /* created in name order on purpose: the reader orders by first entry */
+    fx_region(regions, "assemble", as_s, 6, as_e, 6, NULL, 0);
+    fx_region(regions, "checkpoint", ck_s, 2, ck_e, 2, NULL, 0);
+    fx_region(regions, "setup", &setup_s, 1, &setup_e, 1, NULL, 0);
+    fx_region(regions, "solve", so_s, 6, so_e, 6, NULL, 0);
+    fx_region(regions, "timestep", ts_s, 6, ts_e, 6, NULL, 0);
+    H5Gclose(regions);
+    fx_close(file);
+}

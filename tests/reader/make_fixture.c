@@ -1,0 +1,23 @@
+/* make_fixture KIND PATH: write a test file (two-ranks, tutorial,
+ * tutorial-no-start) for the CLI test and for trying the CLI by hand. */
+#include "fixtures.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start PATH\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "two-ranks") == 0)
+        fx_two_ranks(argv[2]);
+    else if (strcmp(argv[1], "tutorial") == 0)
+        fx_tutorial(argv[2], true);
+    else if (strcmp(argv[1], "tutorial-no-start") == 0)
+        fx_tutorial(argv[2], false);
+    else
+        return 2;
+    return 0;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# CLI test: `scope` on the tutorial's two-rank file gives valid JSON with the
+# tutorial's numbers, and exits 2 with one error line on bad files.
+# usage: test_cli.sh SCOPE MAKE_FIXTURE
+set -eu
+scope=$1
+make_fixture=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$make_fixture" two-ranks "$dir/two.h5"
+for cmd in info summary events tree; do
+    "$scope" "$cmd" "$dir/two.h5" --format json > "$dir/$cmd.json" || fail "$cmd exit $?"
+    python3 -m json.tool "$dir/$cmd.json" > /dev/null || fail "$cmd: invalid JSON"
+    "$scope" "$cmd" "$dir/two.h5" > /dev/null || fail "$cmd table"
+    "$scope" "$cmd" "$dir/two.h5" --format csv > /dev/null || fail "$cmd csv"
+    "$scope" "$cmd" --help | grep -q example || fail "$cmd --help"
+done
+python3 - "$dir" <<'PY' || fail "JSON numbers"
+import json, sys
+d = sys.argv[1]
+ev = json.load(open(d + "/events.json"))["events"]
+assert [round(e["duration"], 6) for e in ev] == [0.2, 0.25, 0.2, 0.32, 0.4, 0.32], ev
+assert [e["rank"] for e in ev] == [0, 0, 0, 1, 1, 1]
+s = json.load(open(d + "/summary.json"))
+assert [(r["rank"], round(r["total"], 6)) for r in s["per_rank"]] == [(0, 0.65), (1, 1.04)]
+assert round(s["imbalance"][0]["max_over_min"], 2) == 1.60
+assert s["regions"][0]["region"] == "solve" and s["regions"][0]["calls"] == 6
+info = json.load(open(d + "/info.json"))
+assert info["info"]["run_start_time"] is None and info["info"]["ranks"] == 2
+PY
+
+expect_error() { # expect_error PATTERN ARGS...: exit status 2, message on stderr
+    pattern=$1
+    shift
+    set +e
+    "$scope" "$@" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    set -e
+    [ "$rc" -eq 2 ] || fail "$*: exit $rc, expected 2"
+    [ ! -s "$dir/out" ] || fail "$*: wrote to stdout"
+    [ "$(wc -l < "$dir/err")" -ge 1 ] || fail "$*: no message"
+    grep -q -- "$pattern" "$dir/err" || fail "$*: '$(cat "$dir/err")' lacks '$pattern'"
+}
+echo "not HDF5" > "$dir/text.h5"
+expect_error "^scope: $dir/missing.h5: No such file" summary "$dir/missing.h5"
+expect_error "^scope: $dir/text.h5: not an HDF5 file" events "$dir/text.h5"
+expect_error "bad regular expression" events "$dir/two.h5" --include '('
+expect_error "unknown rank 5" tree "$dir/two.h5" --rank 5
+expect_error "no run_start_time" events "$dir/two.h5" --origin run-start
+expect_error "no column 'bogus'" summary "$dir/two.h5" --sort bogus
+expect_error "unknown option" info "$dir/two.h5" --top 3
+expect_error "missing FILE" summary
+expect_error "unknown command" frobnicate
+echo "cli: ok"
