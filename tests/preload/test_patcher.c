@@ -1,0 +1,173 @@
+/* test_patcher.c: Check unit tests for preload/patcher.c: the patch window
+ * after endbr64, relocation of RIP-relative operands and short branches
+ * (verified by decoding the result with Zydis), every refusal with its
+ * reason, and a live patch of a function in this test that must still
+ * compute the same results through its trampoline. */
+#include <Zydis/Zydis.h>
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf_symbols.h"
+#include "patcher.h"
+#include "thread_state.h"
+#include "trampoline.h"
+
+static char why[256];
+
+/* The absolute target of the first relative operand of the instruction at p. */
+static uint64_t decoded_target(const uint8_t *p, size_t len, uint64_t at, ZydisMnemonic *m)
+{
+    ZydisDecoder d;
+    ZydisDecodedInstruction insn;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    ZydisDecoderInit(&d, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+    ck_assert(ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d, p, len, &insn, ops)));
+    *m = insn.mnemonic;
+    for (int k = 0; k < insn.operand_count_visible; k++) {
+        ZyanU64 t;
+        if ((ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[k].mem.base == ZYDIS_REGISTER_RIP) ||
+            (ops[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && ops[k].imm.is_relative)) {
+            ck_assert(ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&insn, &ops[k], at, &t)));
+            return t;
+        }
+    }
+    ck_abort_msg("no relative operand");
+    return 0;
+}
+
+START_TEST(window_after_endbr64)
+{
+    /* endbr64; push rbp; mov rbp,rsp; pop rbp; ret */
+    const uint8_t code[] = {0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5, 0x5d, 0xc3};
+    struct scope_patch_site s;
+    ck_assert_int_eq(scope_patch_analyze(code, 0x1000, sizeof(code), &s, why, sizeof(why)), 0);
+    ck_assert_uint_eq(s.site_offset, 4);
+    ck_assert_uint_eq(s.window, 5);
+}
+END_TEST
+
+START_TEST(rip_relative_load_relocated)
+{
+    /* movsd xmm0, [rip+0x10] */
+    const uint8_t code[] = {0xf2, 0x0f, 0x10, 0x05, 0x10, 0x00, 0x00, 0x00};
+    uint8_t out[32];
+    uintptr_t from = 0x400000, to = 0x500000;
+    long n = scope_relocate(code, sizeof(code), from, out, sizeof(out), to, why, sizeof(why));
+    ck_assert_msg(n == 8, "relocated to %ld bytes: %s", n, why);
+    ZydisMnemonic m;
+    ck_assert_uint_eq(decoded_target(out, (size_t)n, to, &m), from + 8 + 0x10);
+    ck_assert_int_eq(m, ZYDIS_MNEMONIC_MOVSD);
+}
+END_TEST
+
+START_TEST(short_jcc_widened)
+{
+    /* test edi,edi; je +0x10; mov eax,1 */
+    const uint8_t code[] = {0x85, 0xff, 0x74, 0x10, 0xb8, 0x01, 0x00, 0x00, 0x00};
+    uint8_t out[64];
+    uintptr_t from = 0x400000, to = 0x40000000;
+    long n = scope_relocate(code, sizeof(code), from, out, sizeof(out), to, why, sizeof(why));
+    ck_assert_msg(n == 2 + 6 + 5, "relocated to %ld bytes: %s", n, why);
+    ZydisMnemonic m;
+    ck_assert_uint_eq(decoded_target(out + 2, 6, to + 2, &m), from + 4 + 0x10);
+    ck_assert_int_eq(m, ZYDIS_MNEMONIC_JZ);
+    ck_assert_mem_eq(out + 8, code + 4, 5);
+}
+END_TEST
+
+START_TEST(out_of_reach_refused)
+{
+    const uint8_t code[] = {0xf2, 0x0f, 0x10, 0x05, 0x10, 0x00, 0x00, 0x00};
+    uint8_t out[32];
+    uintptr_t from = 0x400000, to = from + (UINT64_C(3) << 30);
+    ck_assert_int_lt(scope_relocate(code, sizeof(code), from, out, sizeof(out), to, why,
+                                    sizeof(why)), 0);
+    ck_assert_ptr_nonnull(strstr(why, "out of rel32 reach"));
+}
+END_TEST
+
+static void assert_refused(const uint8_t *code, size_t size, const char *reason)
+{
+    struct scope_patch_site s;
+    why[0] = '\0';
+    ck_assert_int_eq(scope_patch_analyze(code, 0x1000, size, &s, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, reason), "reason '%s' lacks '%s'", why, reason);
+}
+
+START_TEST(refusals)
+{
+    /* xor eax,eax; add rax,1; cmp rax,10; jne -> +2 (inside the window); ret */
+    const uint8_t loop_into[] = {0x31, 0xc0, 0x48, 0x83, 0xc0, 0x01, 0x48,
+                                 0x83, 0xf8, 0x0a, 0x75, 0xf6, 0xc3};
+    assert_refused(loop_into, sizeof(loop_into), "branches into the patched bytes");
+    const uint8_t tiny[] = {0x31, 0xc0, 0xc3};
+    assert_refused(tiny, sizeof(tiny), "shorter than the 5-byte jump");
+    uint8_t early_ret[16];
+    memset(early_ret, 0xcc, sizeof(early_ret));
+    early_ret[0] = 0xc3;
+    assert_refused(early_ret, sizeof(early_ret), "ends after 1 bytes");
+    uint8_t loop_insn[16];
+    memset(loop_insn, 0x90, sizeof(loop_insn));
+    loop_insn[0] = 0xe2;
+    loop_insn[1] = 0xfe;
+    assert_refused(loop_insn, sizeof(loop_insn), "no long form");
+}
+END_TEST
+
+__attribute__((noinline, visibility("default"))) double mix(int a, double b, long c)
+{
+    __asm__ volatile("");
+    return a * b + (double)c;
+}
+
+struct lookup {
+    const char *name;
+    size_t size;
+};
+
+static int find_size(const struct scope_symbol *sym, void *ctx)
+{
+    struct lookup *l = ctx;
+    if (strcmp(sym->name, l->name) != 0)
+        return 0;
+    l->size = sym->size;
+    return 1;
+}
+
+START_TEST(live_patch_keeps_results)
+{
+    struct lookup l = {"mix", 0};
+    char err[256];
+    ck_assert_int_eq(scope_elf_foreach_symbol("/proc/self/exe", 0, 1, find_size, &l, err,
+                                              sizeof(err)), 0);
+    ck_assert_uint_gt(l.size, 0);
+    struct scope_patch p;
+    ck_assert_msg(scope_patch_prepare((uintptr_t)&mix, l.size, 0, &p, &scope_hook_targets[0],
+                                      why, sizeof(why)) == 0, "%s", why);
+    ck_assert_int_eq(scope_trampoline_seal(), 0);
+    ck_assert_int_eq(scope_patch_apply(&p, why, sizeof(why)), 0);
+    ck_assert_uint_eq(((const uint8_t *)p.site)[0], 0xe9);
+    double (*volatile call)(int, double, long) = mix;
+    ck_assert(call(3, 0.5, 10) == 11.5);
+    ck_assert(call(-2, 4.25, 1) == -7.5);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("patcher");
+    TCase *tc = tcase_create("patcher");
+    tcase_add_test(tc, window_after_endbr64);
+    tcase_add_test(tc, rip_relative_load_relocated);
+    tcase_add_test(tc, short_jcc_widened);
+    tcase_add_test(tc, out_of_reach_refused);
+    tcase_add_test(tc, refusals);
+    tcase_add_test(tc, live_patch_keeps_results);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
