@@ -11,6 +11,9 @@ static int read_string_attr(hid_t attr, hid_t ftype, char **text)
 {
     hid_t mtype = H5Tcopy(H5T_C_S1);
     int rc = -1;
+    /* HDF5 converts no character set into another: read UTF-8 (what h5py
+     * and scope's writer store) as UTF-8. */
+    H5Tset_cset(mtype, H5Tget_cset(ftype));
     if (H5Tis_variable_str(ftype) > 0) {
         char *value = NULL;
         H5Tset_size(mtype, H5T_VARIABLE);
