@@ -29,6 +29,8 @@ static void attr_string(hid_t obj, const char *name, const char *v, bool variabl
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, variable ? H5T_VARIABLE : strlen(v));
+    if (variable) /* as h5py writes str */
+        H5Tset_cset(type, H5T_CSET_UTF8);
     hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     H5Awrite(a, type, variable ? (const void *)&v : (const void *)v);
     H5Aclose(a);
