@@ -37,6 +37,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
         scope_log("writing %s failed", path);
         return -1;
     }
-    scope_log("wrote %s (%zu calls, %d rank%s)", path, events, nranks, nranks == 1 ? "" : "s");
+    scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s", nranks,
+              nranks == 1 ? "" : "s");
     return 0;
 }
