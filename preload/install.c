@@ -12,6 +12,7 @@
 #include <string.h>
 
 struct candidate {
+    char *name;
     char *symbol;
     char *module;
     uintptr_t address;
@@ -25,10 +26,24 @@ struct candidates {
     int failed;
 };
 
+/* The region name of a symbol: the symbol itself, except that a Fortran
+ * symbol found through its plain name ("solve" selecting solve_) keeps the
+ * name the user wrote. */
+static char *region_name(const char *symbol, int pattern)
+{
+    const struct scope_pattern *p = &scope_rt.config.patterns[pattern];
+    size_t n = strlen(p->text);
+    if (p->kind == SCOPE_PATTERN_EXACT && strncmp(symbol, p->text, n) == 0 &&
+        strcmp(symbol + n, "_") == 0)
+        return strdup(p->text);
+    return strdup(symbol);
+}
+
 static int collect(const struct scope_symbol *sym, void *ctx)
 {
     struct candidates *c = ctx;
-    if (scope_config_match(&scope_rt.config, sym->name, sym->module_path) < 0)
+    int pattern = scope_config_match(&scope_rt.config, sym->name, sym->module_path);
+    if (pattern < 0)
         return 0;
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 64;
@@ -41,12 +56,14 @@ static int collect(const struct scope_symbol *sym, void *ctx)
         c->cap = cap;
     }
     struct candidate *d = &c->v[c->n];
+    d->name = region_name(sym->name, pattern);
     d->symbol = strdup(sym->name);
     d->module = strdup(sym->module_path);
     d->address = sym->address;
     d->value = sym->value;
     d->size = sym->size;
-    if (!d->symbol || !d->module) {
+    if (!d->name || !d->symbol || !d->module) {
+        free(d->name);
         free(d->symbol);
         free(d->module);
         c->failed = 1;
@@ -79,6 +96,7 @@ static uint32_t region_of(const char *name)
 
 static void free_candidate(struct candidate *c)
 {
+    free(c->name);
     free(c->symbol);
     free(c->module);
 }
@@ -98,7 +116,7 @@ static int prepare(struct candidate *c, struct scope_patch *patch)
         scope_log("warning: cannot hook %s (%s): %s", c->symbol, c->module, why);
         return -1;
     }
-    uint32_t region = region_of(c->symbol);
+    uint32_t region = region_of(c->name);
     if (region == UINT32_MAX)
         return -1;
     struct scope_hook *h = &scope_rt.hooks[id];

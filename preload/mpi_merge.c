@@ -22,8 +22,11 @@ enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_REGION, TAG_CHUNK };
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, nranks;
 
+/* Idempotent: a Fortran binding may reach the C wrapper too. */
 void scope_mpi_after_init(void)
 {
+    if (comm != MPI_COMM_NULL)
+        return;
     scope_tls.busy++;
     scope_rt.mpi_initialized = 1;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -225,7 +228,7 @@ static int write_as_root(const struct scope_local_events *le, int64_t run_start,
 void scope_mpi_before_finalize(void)
 {
     if (comm == MPI_COMM_NULL)
-        return;
+        return;   /* never initialised, or already finalised */
     scope_tls.busy++;
     scope_rt.mpi_finalized = 1;
     int enabled = scope_rt.enabled, any;
