@@ -111,3 +111,32 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     t->sp = f;
     return ret;
 }
+
+/* An exception is about to unwind this thread's stack: the unwinder must
+ * see every real return address, not scope_exit_stub. */
+__attribute__((visibility("hidden"))) void scope_shadow_unhook(void)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE)
+        return;
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
+        if (*(f - 1)->slot == (uint64_t)(uintptr_t)scope_exit_stub)
+            *(f - 1)->slot = (f - 1)->return_address;
+}
+
+/* A handler caught it in the frame whose stack pointer is caller_sp: the
+ * frames below were unwound (they end now), those above are hooked again. */
+__attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_sp)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE)
+        return;
+    uint64_t now = now_raw();
+    while (t->sp > t->sp_base && (t->sp - 1)->slot < caller_sp) {
+        struct scope_shadow_frame *f = --t->sp;
+        emit(t, f->start, now, f->hook);
+    }
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
+        if (*(f - 1)->slot == (f - 1)->return_address)
+            *(f - 1)->slot = (uint64_t)(uintptr_t)scope_exit_stub;
+}

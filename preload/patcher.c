@@ -158,6 +158,37 @@ static long relocate_one(const struct insn *x, int k, uintptr_t from, uint8_t *o
     return (long)len;
 }
 
+/* A call among the displaced instructions must leave its original return
+ * address on the stack (an address in the trampoline would stop the
+ * unwinder of a C++ exception): it becomes push <return address>; jmp
+ * <target>, so the callee returns straight to the function's own code.
+ * That is only right when the call ends the window, and only a direct
+ * call's target is known here. */
+static long relocate_call(const struct insn *x, int k, uintptr_t from, int last, uint8_t *out,
+                          size_t outlen, char *why, size_t whylen)
+{
+    static const uint8_t push_jmp[12] = {0xff, 0x35, 6, 0, 0, 0, 0xff, 0x25, 8, 0, 0, 0};
+    ZyanU64 target;
+    if (k < 0 || x->op[k].type != ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+        snprintf(why, whylen, "an indirect call in the first bytes cannot be moved");
+        return -1;
+    }
+    if (!last) {
+        snprintf(why, whylen, "a call in the first bytes is followed by patched bytes");
+        return -1;
+    }
+    if (outlen < sizeof(push_jmp) + 16 ||
+        !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
+        snprintf(why, whylen, "cannot relocate the call in the first bytes");
+        return -1;
+    }
+    uint64_t ret = from + x->i.length;
+    memcpy(out, push_jmp, sizeof(push_jmp));
+    memcpy(out + 12, &ret, 8);
+    memcpy(out + 20, &target, 8);
+    return 28;
+}
+
 /* Decodes what was emitted and checks it is the same instruction with the
  * same absolute target. */
 static int verify(const uint8_t *p, size_t len, uintptr_t at, const struct insn *orig, int k,
@@ -187,6 +218,15 @@ long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *ou
         int k = relative_operand(&x);
         ZyanU64 target = 0;
         long n;
+        if (x.i.meta.category == ZYDIS_CATEGORY_CALL) {
+            n = relocate_call(&x, k, from + in, in + x.i.length == len, out + written,
+                              outlen - written, why, whylen);
+            if (n < 0)
+                return -1;
+            in += x.i.length;
+            written += (size_t)n;
+            continue;
+        }
         if (k < 0) {
             if (written + x.i.length > outlen)
                 return snprintf(why, whylen, "relocated code too long"), -1;

@@ -50,6 +50,11 @@ void scope_entry_common(void);
 void scope_exit_stub(void);
 void scope_call_saving_fpu(void (*fn)(void *), void *arg);
 
+/* Exceptions (hooks.c): real return addresses back on the stack before an
+ * unwind, exit stubs again after a catch in the frame at caller_sp. */
+void scope_shadow_unhook(void);
+void scope_shadow_rehook(uint64_t *caller_sp);
+
 /* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
 void scope_thread_activate(void *thread);        /* struct scope_thread * */
 void scope_thread_flush(void *thread);           /* buffer full: spill it */
