@@ -11,6 +11,7 @@
 #include "mpi_merge.h"
 #include "run_info.h"
 #include "runtime.h"
+#include "thread_buffer.h"
 #include "thread_state.h"
 #include "write_file.h"
 #include "write_rank.h"
@@ -95,7 +96,7 @@ static void send_blob(const void *data, size_t len, int tag)
 }
 
 /* A non-zero rank's side: wait for rank 0's go, then stream everything. */
-static void send_rank(const struct scope_local_events *le, int64_t offset, struct scope_chunk *c,
+static void send_rank(const struct scope_event_groups *le, int64_t offset, struct scope_chunk *c,
                       char *buf)
 {
     PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
@@ -121,7 +122,7 @@ static void send_rank(const struct scope_local_events *le, int64_t offset, struc
         memcpy(buf, &h, sizeof(h));
         send_blob(buf, at, TAG_REGION);
         for (size_t next = 0; next < count;) {
-            next = scope_local_events_chunk(le, r, next, c);
+            next = scope_event_groups_chunk(le, r, next, c);
             memcpy(buf, c->start, c->n * 8);
             memcpy(buf + c->n * 8, c->end, c->n * 8);
             memcpy(buf + c->n * 16, c->thread, c->n * 4);
@@ -212,7 +213,7 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
     return w ? rc : -1;
 }
 
-static int write_as_root(const struct scope_local_events *le, int64_t run_start,
+static int write_as_root(const struct scope_event_groups *le, int64_t run_start,
                          struct receive_state *s)
 {
     struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,
@@ -238,7 +239,7 @@ void scope_mpi_before_finalize(void)
     scope_stop_recording();
     int64_t offset = sync_clocks();
     char err[512];
-    struct scope_local_events le;
+    struct scope_event_groups le;
     int built = enabled ? scope_local_events_build(&le, offset, err, sizeof(err)) : -1;
     if (built != 0) {
         if (enabled)
@@ -266,7 +267,7 @@ void scope_mpi_before_finalize(void)
     }
     free(s.buf);
     free(s.chunk);
-    scope_local_events_free(&le);
+    scope_event_groups_free(&le);
 out:
     PMPI_Comm_free(&comm);
     scope_tls.busy--;

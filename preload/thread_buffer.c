@@ -180,65 +180,18 @@ void scope_thread_flush(void *arg)
     t->busy--;
 }
 
-struct event_array {
-    struct scope_event *data;
-    size_t count, capacity;
-};
-
-static int append_records(struct event_array *a, const struct scope_record *r, size_t n,
-                          int thread)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (scope_record_is_empty(&r[i]))
-            continue;
-        if (a->count == a->capacity) {
-            size_t cap = a->capacity ? a->capacity * 2 : 4096;
-            struct scope_event *d = realloc(a->data, cap * sizeof(*d));
-            if (!d)
-                return -1;
-            a->data = d;
-            a->capacity = cap;
-        }
-        struct scope_event *e = &a->data[a->count++];
-        uint64_t s, en;
-        scope_record_decode(&r[i], clock_base, &s, &en, &e->hook);
-        e->start = (int64_t)s;
-        e->end = (int64_t)en;
-        e->thread = thread;
-    }
-    return 0;
-}
-
-static int append_spill(struct event_array *a, const char *path, int thread,
-                        char *err, size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
-    struct scope_record chunk[4096];
-    ssize_t got;
-    int rc = 0;
-    while ((got = read(fd, chunk, sizeof(chunk))) > 0)
-        if (append_records(a, chunk, (size_t)got / sizeof(chunk[0]), thread) != 0) {
-            snprintf(err, errlen, "out of memory reading %s", path);
-            rc = -1;
-            break;
-        }
-    close(fd);
-    return rc;
-}
-
 int scope_buffers_collect(struct scope_event **events, size_t *count, char *err, size_t errlen)
 {
-    struct event_array a = {0};
+    struct scope_event_array a = {0};
     int rc = 0;
     pthread_mutex_lock(&registry_lock);
     for (struct scope_thread_buffer *b = registry; b && rc == 0; b = b->next) {
         int thread = b->header->thread_number;
         if (b->spill_fd >= 0)
             fsync(b->spill_fd);
-        rc = append_spill(&a, b->header->spill_path, thread, err, errlen);
-        if (rc == 0 && append_records(&a, b->records, b->header->capacity, thread) != 0) {
+        rc = scope_decode_spill(&a, b->header->spill_path, clock_base, thread, err, errlen);
+        if (rc == 0 &&
+            scope_decode_records(&a, b->records, b->header->capacity, clock_base, thread) != 0) {
             snprintf(err, errlen, "out of memory decoding the buffers");
             rc = -1;
         }

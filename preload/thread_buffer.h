@@ -7,11 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct scope_event {
-    int64_t start, end;        /* ns once converted, raw before */
-    uint32_t hook;
-    int32_t thread;            /* per-process thread number */
-};
+#include "segment_decode.h"
+
 
 /* Set once before recording starts. */
 void scope_buffers_configure(size_t buffer_bytes, uint64_t clock_base);

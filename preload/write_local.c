@@ -3,12 +3,13 @@
 #include "local_events.h"
 #include "run_info.h"
 #include "runtime.h"
+#include "thread_buffer.h"
 #include "write_file.h"
 
 void scope_write_single_process(void)
 {
     char err[512];
-    struct scope_local_events le;
+    struct scope_event_groups le;
     scope_stop_recording();
     if (scope_local_events_build(&le, 0, err, sizeof(err)) != 0) {
         scope_log("%s: data left for `scope recover`", err);
@@ -19,11 +20,11 @@ void scope_write_single_process(void)
             .rank = 0, .hostname = scope_facts.hostname, .pid = scope_facts.pid,
             .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0, .dropped_events = 0};
         if (scope_write_file(1, scope_rt.run_start_ns, &own, &le, NULL, NULL) != 0) {
-            scope_local_events_free(&le);
+            scope_event_groups_free(&le);
             return;
         }
     }
     scope_rt.written = 1;
-    scope_local_events_free(&le);
+    scope_event_groups_free(&le);
     scope_buffers_remove();
 }

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-struct scope_region_info scope_region_info_of(const struct scope_local_events *le, size_t r)
+struct scope_region_info scope_region_info_of(const struct scope_event_groups *le, size_t r)
 {
     const struct scope_hook *h = &scope_rt.hooks[le->region_hook[r]];
     return (struct scope_region_info){
@@ -13,7 +13,7 @@ struct scope_region_info scope_region_info_of(const struct scope_local_events *l
 }
 
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
-                     const struct scope_rank_info *rank, const struct scope_local_events *le)
+                     const struct scope_rank_info *rank, const struct scope_event_groups *le)
 {
     struct scope_chunk *chunk = malloc(sizeof(*chunk));
     if (!chunk || api->begin_rank(w, rank) != 0)
@@ -26,7 +26,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
             goto fail;
         size_t next = 0;
         do {
-            next = scope_local_events_chunk(le, r, next, chunk);
+            next = scope_event_groups_chunk(le, r, next, chunk);
             if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, chunk->n) != 0)
                 goto fail;
         } while (chunk->n == SCOPE_CHUNK_EVENTS);

@@ -1,0 +1,71 @@
+/* event_groups.c: counting sort of events by region, then by start time
+ * within each region (see event_groups.h). */
+#include "event_groups.h"
+
+#include <stdlib.h>
+
+static int by_start(const void *a, const void *b)
+{
+    const struct scope_event *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return (x->end > y->end) - (x->end < y->end);
+}
+
+int scope_event_groups_build(struct scope_event_groups *g, const struct scope_event *events,
+                             size_t n, const uint32_t *hook_region, size_t nhooks,
+                             size_t nregions)
+{
+    *g = (struct scope_event_groups){.nregions = nregions};
+    g->region_begin = calloc(nregions + 1, sizeof(size_t));
+    g->region_hook = calloc(nregions ? nregions : 1, sizeof(uint32_t));
+    g->events = malloc((n ? n : 1) * sizeof(*g->events));
+    size_t *fill = calloc(nregions ? nregions : 1, sizeof(size_t));
+    if (!g->region_begin || !g->region_hook || !g->events || !fill) {
+        free(fill);
+        scope_event_groups_free(g);
+        return -1;
+    }
+    for (size_t h = nhooks; h-- > 0;)
+        g->region_hook[hook_region[h]] = (uint32_t)h;
+    for (size_t i = 0; i < n; i++)
+        if (events[i].hook < nhooks)
+            g->region_begin[hook_region[events[i].hook] + 1]++;
+    for (size_t r = 0; r < nregions; r++)
+        g->region_begin[r + 1] += g->region_begin[r];
+    for (size_t i = 0; i < n; i++) {
+        if (events[i].hook >= nhooks)
+            continue;
+        size_t r = hook_region[events[i].hook];
+        g->events[g->region_begin[r] + fill[r]++] = events[i];
+    }
+    free(fill);
+    g->count = g->region_begin[nregions];
+    for (size_t r = 0; r < nregions; r++)
+        qsort(g->events + g->region_begin[r], g->region_begin[r + 1] - g->region_begin[r],
+              sizeof(*g->events), by_start);
+    return 0;
+}
+
+void scope_event_groups_free(struct scope_event_groups *g)
+{
+    free(g->events);
+    free(g->region_begin);
+    free(g->region_hook);
+    *g = (struct scope_event_groups){0};
+}
+
+size_t scope_event_groups_chunk(const struct scope_event_groups *g, size_t r, size_t from,
+                                struct scope_chunk *chunk)
+{
+    size_t end = g->region_begin[r + 1];
+    chunk->n = 0;
+    for (size_t i = g->region_begin[r] + from; i < end && chunk->n < SCOPE_CHUNK_EVENTS; i++) {
+        const struct scope_event *e = &g->events[i];
+        chunk->start[chunk->n] = e->start;
+        chunk->end[chunk->n] = e->end;
+        chunk->thread[chunk->n] = e->thread;
+        chunk->n++;
+    }
+    return from + chunk->n;
+}
