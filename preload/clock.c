@@ -51,7 +51,7 @@ static void read_pair(uint64_t *raw, int64_t *ns)
 
 int64_t scope_clock_start(struct scope_clock_calibration *c)
 {
-    scope_clock_uses_tsc = tsc_is_invariant();
+    scope_clock_uses_tsc = c->uses_tsc = tsc_is_invariant();
     read_pair(&c->raw0, &c->ns0);
     c->raw1 = c->raw0;
     c->ns1 = c->ns0;
@@ -70,7 +70,7 @@ void scope_clock_stop(struct scope_clock_calibration *c)
 
 int64_t scope_clock_to_ns(const struct scope_clock_calibration *c, uint64_t raw)
 {
-    if (!scope_clock_uses_tsc)
+    if (!c->uses_tsc)
         return (int64_t)raw;
     __int128 draw = (__int128)raw - (__int128)c->raw0;
     __int128 span_raw = (__int128)c->raw1 - (__int128)c->raw0;

@@ -9,6 +9,7 @@
 struct scope_clock_calibration {
     uint64_t raw0, raw1;   /* raw readings at start and stop */
     int64_t ns0, ns1;      /* CLOCK_MONOTONIC at the same instants */
+    int uses_tsc;          /* raw readings are TSC ticks, else ns */
 };
 
 int64_t scope_monotonic_ns(void);
@@ -18,7 +19,8 @@ uint64_t scope_clock_raw(void);
 int64_t scope_clock_start(struct scope_clock_calibration *c);
 /* Takes the stop point (may be called again later to refine). */
 void scope_clock_stop(struct scope_clock_calibration *c);
-/* Raw reading to CLOCK_MONOTONIC ns. */
+/* Raw reading to CLOCK_MONOTONIC ns (pure: recover uses it on saved
+ * calibrations). */
 int64_t scope_clock_to_ns(const struct scope_clock_calibration *c, uint64_t raw);
 /* "CLOCK_MONOTONIC via rdtsc" or "CLOCK_MONOTONIC". */
 const char *scope_clock_name(void);

@@ -2,6 +2,8 @@
  * start time, reads the config, installs the hooks and starts recording;
  * the exit handler writes the file of a process that never used MPI. Any
  * failure is one line on stderr and a program that runs unprofiled. */
+#include "fault_signals.h"
+#include "process_meta.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -93,6 +95,7 @@ static int load_config(void)
 
 static void at_fork_child(void)
 {
+    scope_meta_forget();
     scope_buffers_after_fork_child();
     scope_rt.enabled = 0;
 }
@@ -105,11 +108,8 @@ static void at_exit(void)
         scope_write_single_process();
         return;
     }
-    if (!scope_rt.mpi_finalized) {
-        scope_stop_recording();
-        scope_log("the program exited without MPI_Finalize: its records stay in /dev/shm "
-                  "for `scope recover`");
-    }
+    if (!scope_rt.mpi_finalized)
+        scope_keep_records_for_recover("exit without MPI_Finalize");
 }
 
 void scope_stop_recording(void)
@@ -118,6 +118,7 @@ void scope_stop_recording(void)
         return;
     scope_recording = 0;
     scope_clock_stop(&scope_rt.clock);
+    scope_meta_set_stopped(scope_rt.clock.raw1, scope_rt.clock.ns1);
 }
 
 __attribute__((constructor)) static void scope_start(void)
@@ -136,6 +137,8 @@ __attribute__((constructor)) static void scope_start(void)
         scope_run_facts_collect(&scope_facts);
         scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
         if (scope_install_hooks() > 0) {
+            scope_meta_publish();
+            scope_install_signal_handlers();
             pthread_atfork(NULL, NULL, at_fork_child);
             atexit(at_exit);
             scope_rt.enabled = 1;

@@ -3,12 +3,13 @@
  * mpi_init, MPI_INIT) and the mpi_f08 module's (mpi_init_f08_). Fortran
  * bindings may call the C PMPI layer directly (Open MPI does), so the C
  * wrappers alone would never see a Fortran program start or finish. Each
- * wrapper forwards its arguments untouched to the implementation's PMPI
+ * (and MPI_Abort's) wrapper forwards its arguments untouched to the implementation's PMPI
  * twin (or, where there is none, to the next definition of its own name). */
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "fault_signals.h"
 #include "mpi_merge.h"
 #include "runtime.h"
 
@@ -51,6 +52,16 @@ static fortran_fn real_function(const char *pmpi_name, const char *name)
         real(a, b, c);                                                  \
     }
 
+#define FORTRAN_ABORT(name, pmpi)                                       \
+    EXPORT void name(void *a, void *b, void *c)                         \
+    {                                                                   \
+        static fortran_fn real;                                         \
+        if (!real)                                                      \
+            real = real_function(#pmpi, #name);                         \
+        scope_keep_records_for_recover("MPI_Abort");                    \
+        real(a, b, c);                                                  \
+    }
+
 #define MANGLINGS(macro, lower, upper)          \
     macro(lower##_, p##lower##_)                \
     macro(lower##__, p##lower##__)              \
@@ -61,3 +72,4 @@ static fortran_fn real_function(const char *pmpi_name, const char *name)
 MANGLINGS(FORTRAN_INIT, mpi_init, MPI_INIT)
 MANGLINGS(FORTRAN_INIT, mpi_init_thread, MPI_INIT_THREAD)
 MANGLINGS(FORTRAN_FINALIZE, mpi_finalize, MPI_FINALIZE)
+MANGLINGS(FORTRAN_ABORT, mpi_abort, MPI_ABORT)

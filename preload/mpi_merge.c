@@ -9,6 +9,7 @@
 
 #include "local_events.h"
 #include "mpi_merge.h"
+#include "process_meta.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -22,19 +23,6 @@ enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_REGION, TAG_CHUNK };
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, nranks;
-
-/* Idempotent: a Fortran binding may reach the C wrapper too. */
-void scope_mpi_after_init(void)
-{
-    if (comm != MPI_COMM_NULL)
-        return;
-    scope_tls.busy++;
-    scope_rt.mpi_initialized = 1;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    PMPI_Comm_rank(comm, &my_rank);
-    PMPI_Comm_size(comm, &nranks);
-    scope_tls.busy--;
-}
 
 /* Rank 0's side of the ping-pong with rank r: r's clock minus ours. */
 static int64_t measure_offset(int r)
@@ -71,6 +59,25 @@ static int64_t sync_clocks(void)
     }
     PMPI_Recv(&offset, 1, MPI_INT64_T, 0, TAG_OFFSET, comm, MPI_STATUS_IGNORE);
     return offset;
+}
+
+/* Idempotent: a Fortran binding may reach the C wrapper too. Measures the
+ * clock offsets once now, so that even a run that never finalizes can be
+ * put on one timeline by `scope recover`. */
+void scope_mpi_after_init(void)
+{
+    if (comm != MPI_COMM_NULL)
+        return;
+    scope_tls.busy++;
+    scope_rt.mpi_initialized = 1;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    PMPI_Comm_rank(comm, &my_rank);
+    PMPI_Comm_size(comm, &nranks);
+    int64_t offset = sync_clocks();
+    int64_t root[2] = {scope_facts.pid, scope_rt.run_start_ns};
+    PMPI_Bcast(root, 2, MPI_INT64_T, 0, comm);
+    scope_meta_set_rank(my_rank, nranks, (int)root[0], root[1], offset);
+    scope_tls.busy--;
 }
 
 /* Fixed part of the rank and region messages; strings follow. */

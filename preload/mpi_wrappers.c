@@ -1,7 +1,9 @@
 /* mpi_wrappers.c: the MPI entry points scope intercepts through PMPI. They
- * call the real implementation and tell the merge layer; nothing else. */
+ * call the real implementation and tell the merge layer (or, for
+ * MPI_Abort, keep the records for `scope recover`); nothing else. */
 #include <mpi.h>
 
+#include "fault_signals.h"
 #include "mpi_merge.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -26,4 +28,10 @@ EXPORT int MPI_Finalize(void)
 {
     scope_mpi_before_finalize();
     return PMPI_Finalize();
+}
+
+EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    scope_keep_records_for_recover("MPI_Abort");
+    return PMPI_Abort(comm, errorcode);
 }

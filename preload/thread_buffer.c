@@ -1,6 +1,7 @@
 /* thread_buffer.c: sets up a thread's buffer and shadow stack on its first
  * hooked call, spills full buffers to disk, and reads everything back. */
 #include "thread_buffer.h"
+#include "process_meta.h"
 #include "segment.h"
 #include "thread_state.h"
 
@@ -218,6 +219,7 @@ void scope_buffers_remove(void)
         shm_unlink(b->shm_name);
     }
     pthread_mutex_unlock(&registry_lock);
+    scope_meta_remove();
 }
 
 void scope_buffers_after_fork_child(void)

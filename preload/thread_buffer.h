@@ -18,7 +18,8 @@ void scope_buffers_configure(size_t buffer_bytes, uint64_t clock_base);
 int scope_buffers_collect(struct scope_event **events, size_t *count,
                           char *err, size_t errlen);
 
-/* Removes every segment and spill file of this process (after a write). */
+/* Removes every segment and spill file of this process, the meta segment
+ * included (after a write). */
 void scope_buffers_remove(void);
 
 /* In a forked child: stop recording and leave the parent's buffers alone. */

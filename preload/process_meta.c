@@ -1,0 +1,141 @@
+/* process_meta.c: writes and updates this process's meta segment. */
+#include "process_meta.h"
+#include "output_path.h"
+#include "run_info.h"
+#include "runtime.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static struct scope_meta_header *meta;
+static size_t meta_bytes;
+static char meta_name[64];
+
+static size_t strings_size(void)
+{
+    size_t n = 0;
+    for (size_t h = 0; h < scope_rt.nhooks; h++)
+        n += strlen(scope_rt.hooks[h].name) + strlen(scope_rt.hooks[h].symbol) +
+             strlen(scope_rt.hooks[h].module) + 3;
+    return n;
+}
+
+static uint32_t put(char *strings, size_t *at, const char *s)
+{
+    uint32_t off = (uint32_t)*at;
+    size_t len = strlen(s) + 1;
+    memcpy(strings + *at, s, len);
+    *at += len;
+    return off;
+}
+
+/* Copies as much of src as fits, always terminated. */
+static void set_text(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static void fill_header(struct scope_meta_header *m)
+{
+    memcpy(m->magic, SCOPE_META_MAGIC, 8);
+    m->pid = (int32_t)scope_facts.pid;
+    m->nranks = 1;
+    m->root_pid = m->pid;
+    m->root_start_ns = m->run_start_ns = scope_rt.run_start_ns;
+    m->uses_tsc = scope_rt.clock.uses_tsc;
+    m->clock_raw0 = scope_rt.clock.raw0;
+    m->clock_ns0 = scope_rt.clock.ns0;
+    m->nhooks = (int32_t)scope_rt.nhooks;
+    m->nregions = (int32_t)scope_rt.nregions;
+    char out[PATH_MAX];
+    scope_expand_output_path(scope_rt.config.output_file, (pid_t)scope_facts.pid,
+                             scope_rt.start_wall, out, sizeof(out));
+    char absolute[2 * PATH_MAX];
+    snprintf(absolute, sizeof(absolute), "%s%s%s", out[0] == '/' ? "" : scope_facts.cwd,
+             out[0] == '/' ? "" : "/", out);
+    set_text(m->output, sizeof(m->output), absolute);
+    set_text(m->hostname, sizeof(m->hostname), scope_facts.hostname);
+    set_text(m->command, sizeof(m->command), scope_facts.command);
+    set_text(m->config, sizeof(m->config), scope_rt.config.path ? scope_rt.config.path : "");
+    set_text(m->cwd, sizeof(m->cwd), scope_facts.cwd);
+    set_text(m->timestamp, sizeof(m->timestamp), scope_facts.timestamp);
+    set_text(m->platform, sizeof(m->platform), scope_facts.platform);
+    set_text(m->user, sizeof(m->user), scope_facts.user);
+}
+
+void scope_meta_publish(void)
+{
+    size_t strings = strings_size();
+    meta_bytes = sizeof(*meta) + scope_rt.nhooks * sizeof(struct scope_meta_hook) + strings;
+    snprintf(meta_name, sizeof(meta_name), "/scope-%d-%d-meta", (int)getuid(), (int)getpid());
+    int fd = shm_open(meta_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || ftruncate(fd, (off_t)meta_bytes) != 0) {
+        if (fd >= 0) {
+            close(fd);
+            shm_unlink(meta_name);
+        }
+        scope_log("cannot create %s: a killed run could not be recovered", meta_name);
+        return;
+    }
+    void *map = mmap(NULL, meta_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        shm_unlink(meta_name);
+        return;
+    }
+    meta = map;
+    fill_header(meta);
+    meta->strings_bytes = strings;
+    struct scope_meta_hook *hooks = (struct scope_meta_hook *)(meta + 1);
+    char *area = (char *)(hooks + scope_rt.nhooks);
+    size_t at = 0;
+    for (size_t h = 0; h < scope_rt.nhooks; h++) {
+        const struct scope_hook *k = &scope_rt.hooks[h];
+        hooks[h] = (struct scope_meta_hook){k->region, put(area, &at, k->name),
+                                            put(area, &at, k->symbol), put(area, &at, k->module),
+                                            k->value};
+    }
+}
+
+void scope_meta_set_rank(int rank, int nranks, int root_pid, int64_t root_start_ns,
+                         int64_t clock_offset_ns)
+{
+    if (!meta)
+        return;
+    meta->rank = rank;
+    meta->nranks = nranks;
+    meta->root_pid = root_pid;
+    meta->root_start_ns = root_start_ns;
+    meta->clock_offset_ns = clock_offset_ns;
+}
+
+void scope_meta_set_stopped(uint64_t raw, int64_t ns)
+{
+    if (!meta)
+        return;
+    meta->clock_raw1 = raw;
+    meta->clock_ns1 = ns;
+    meta->stopped = 1;
+}
+
+void scope_meta_remove(void)
+{
+    if (!meta)
+        return;
+    munmap(meta, meta_bytes);
+    meta = NULL;
+    shm_unlink(meta_name);
+}
+
+void scope_meta_forget(void)
+{
+    if (meta)
+        munmap(meta, meta_bytes);
+    meta = NULL;
+}

@@ -1,0 +1,57 @@
+/* process_meta.h: a shared-memory segment per profiled process
+ * (/dev/shm/scope-UID-PID-meta) that says what its buffer segments mean:
+ * rank, run, clock calibration, output path and the table of hooks. It is
+ * what lets `scope recover` build the file of a run that never finished. */
+#ifndef SCOPE_PROCESS_META_H
+#define SCOPE_PROCESS_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCOPE_META_MAGIC "SCOPEMD1"
+
+struct scope_meta_hook {
+    uint32_t region;
+    uint32_t name, symbol, module;   /* offsets into the string area */
+    uint64_t value;                  /* link-time address */
+};
+
+struct scope_meta_header {
+    char magic[8];
+    int32_t pid, rank, nranks, uses_tsc;
+    int32_t root_pid;                /* rank 0's pid: with root_start_ns, the run's id */
+    int32_t stopped;                 /* clock_raw1/ns1 are valid */
+    int32_t nhooks, nregions;
+    int64_t root_start_ns, run_start_ns, clock_offset_ns;
+    uint64_t clock_raw0, clock_raw1;
+    int64_t clock_ns0, clock_ns1;
+    uint64_t strings_bytes;
+    char hostname[256], output[4096], command[4096], config[4096], cwd[4096];
+    char timestamp[64], platform[256], user[64];
+    /* followed by nhooks struct scope_meta_hook, then the strings */
+};
+
+/* Creates the segment from scope_rt and scope_facts (after the hooks are
+ * installed). Failure only costs recoverability: it says so once. */
+void scope_meta_publish(void);
+/* The MPI context, once known. */
+void scope_meta_set_rank(int rank, int nranks, int root_pid, int64_t root_start_ns,
+                         int64_t clock_offset_ns);
+/* The end of the clock calibration (async-signal-safe). */
+void scope_meta_set_stopped(uint64_t raw, int64_t ns);
+/* Removes the segment (after the file was written). */
+void scope_meta_remove(void);
+/* In a forked child: the segment is the parent's. */
+void scope_meta_forget(void);
+
+/* For readers: the hook table and strings of a mapped segment. */
+static inline const struct scope_meta_hook *scope_meta_hooks(const struct scope_meta_header *h)
+{
+    return (const struct scope_meta_hook *)(h + 1);
+}
+static inline const char *scope_meta_strings(const struct scope_meta_header *h)
+{
+    return (const char *)(scope_meta_hooks(h) + h->nhooks);
+}
+
+#endif
