@@ -1,0 +1,91 @@
+/* bench_calls.c: the victim of the hook-cost benchmark (bench_hook_cost.sh).
+ * A plain C program, knowing nothing of MPI or scope: it calls one small
+ * non-inlined function, work(), N times in a loop and prints the time per
+ * call. Run unprofiled, under libscope (SCOPE_FUNCTIONS=work) and under
+ * `uftrace record -P work`, the difference is the cost of a hooked call.
+ *
+ * usage: bench_calls [calls [threads]]   (default 10000000 calls, 1 thread)
+ * With T threads, each thread makes `calls` calls at the same time.
+ * Besides the timed calls, each thread makes WARMUP untimed calls first (the
+ * first hooked call of a thread sets up its buffer); the total number of
+ * calls to work() is printed so a profile can be checked against it.
+ *
+ * Output, one line: calls=<total calls of work> threads=<T> ns_per_call=<x>
+ * where x is the mean over threads of (timed loop time / calls). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define WARMUP 1000L
+
+volatile long bench_sink;   /* keeps the results of work() alive */
+
+__attribute__((noinline)) long work(long x)
+{
+    __asm__ volatile("");
+    return x * 3 + 1;
+}
+
+struct job {
+    long calls;
+    long sink;
+    double ns;
+};
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void *run(void *arg)
+{
+    struct job *j = arg;
+    long acc = 0;
+    for (long i = 0; i < WARMUP; i++)
+        acc += work(i);
+    double t0 = now_ns();
+    for (long i = 0; i < j->calls; i++)
+        acc += work(i);
+    double t1 = now_ns();
+    j->sink = acc;
+    j->ns = (t1 - t0) / (double)j->calls;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    long calls = argc > 1 ? atol(argv[1]) : 10000000L;
+    int threads = argc > 2 ? atoi(argv[2]) : 1;
+    if (calls < 1 || threads < 1 || threads > 64) {
+        fprintf(stderr, "usage: %s [calls>0 [threads 1..64]]\n", argv[0]);
+        return 2;
+    }
+    struct job jobs[64];
+    pthread_t tid[64];
+    for (int t = 0; t < threads; t++)
+        jobs[t] = (struct job){.calls = calls};
+    if (threads == 1) {
+        run(&jobs[0]);
+    } else {
+        for (int t = 0; t < threads; t++)
+            if (pthread_create(&tid[t], NULL, run, &jobs[t]) != 0) {
+                perror("pthread_create");
+                return 1;
+            }
+        for (int t = 0; t < threads; t++)
+            pthread_join(tid[t], NULL);
+    }
+    double ns = 0;
+    long sink = 0;
+    for (int t = 0; t < threads; t++) {
+        ns += jobs[t].ns;
+        sink += jobs[t].sink;
+    }
+    printf("calls=%ld threads=%d ns_per_call=%.3f\n", (calls + WARMUP) * threads, threads,
+           ns / threads);
+    bench_sink = sink;
+    return 0;
+}

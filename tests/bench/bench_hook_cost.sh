@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# bench_hook_cost.sh: the hook-cost benchmark (DESIGN.md §8, "entry+exit cost
+# of a hooked function"). Runs the plain program bench_calls, which calls
+# work() N times, alternately unprofiled, under libscope (LD_PRELOAD,
+# SCOPE_FUNCTIONS=work) and under `uftrace record -P work` when uftrace is
+# installed, for several rounds in one invocation, and prints the medians:
+# ns per call, the overhead per call against the unprofiled run, the ratio
+# uftrace overhead / scope overhead, and bytes recorded per call. It checks
+# from the HDF5 file that every call was recorded, and, when valgrind is
+# installed, counts the instructions of a hooked call with callgrind (a
+# noise-free supplement to the timings of a shared machine).
+#
+# usage: bench_hook_cost.sh BENCH_CALLS_EXE LIBSCOPE_SO [SCOPE_CLI]
+# environment: BENCH_CALLS (default 10000000), BENCH_ROUNDS (default 5),
+#   BENCH_THREADS2=0 to skip the 2-thread runs, BENCH_CALLGRIND=0 to skip
+#   callgrind, BENCH_UFTRACE=0 to skip uftrace.
+# Exits non-zero only when a run fails or the profile misses calls; the
+# targets (<= 25 ns overhead, >= 4x faster than uftrace) are reported.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 BENCH_CALLS_EXE LIBSCOPE_SO [SCOPE_CLI]" >&2
+    exit 2
+fi
+bench=$1
+lib=$2
+cli=${3:-}
+calls=${BENCH_CALLS:-10000000}
+rounds=${BENCH_ROUNDS:-5}
+do_threads2=${BENCH_THREADS2:-1}
+do_callgrind=${BENCH_CALLGRIND:-1}
+do_uftrace=${BENCH_UFTRACE:-1}
+warmup=1000   # untimed calls bench_calls makes per thread before its loop
+record_bytes=16
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scope-hook-cost.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+if [ "$do_uftrace" != 0 ] && ! command -v uftrace > /dev/null; then
+    echo "uftrace not installed: skipping the uftrace runs (apt-get install uftrace)"
+    do_uftrace=0
+fi
+if [ "$do_callgrind" != 0 ] && ! command -v valgrind > /dev/null; then
+    echo "valgrind not installed: skipping the instruction counts"
+    do_callgrind=0
+fi
+
+# A config whose buffer holds every record: the runs without spills to disk.
+big_buffer=$(( (calls + warmup) * record_bytes / 1048576 + 16 ))
+cat > "$tmp/bigbuf.conf" <<EOF
+[output]
+buffer = ${big_buffer}M
+
+[functions]
+work
+EOF
+
+ns_of() {
+    sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p' <<< "$1"
+}
+
+# Number of calls of work in a scope HDF5 file, from the dataset's extent.
+recorded_in() {
+    local n
+    n=$(h5ls -r "$1" | sed -n 's@^/rank0/regions/work/start_times *Dataset {\([0-9]*\).*@\1@p')
+    echo "${n:-0}"
+}
+
+# Per variant: a file of ns/call figures, one per round, and one of the
+# recorded calls / bytes written per run.
+declare -A label threads
+variants=(base1 scope1 scopebig1)
+label[base1]="unprofiled";                threads[base1]=1
+label[scope1]="scope (LD_PRELOAD)";       threads[scope1]=1
+label[scopebig1]="scope, ${big_buffer} MiB buffer (faults, no spill)"; threads[scopebig1]=1
+if [ "$do_uftrace" != 0 ]; then
+    variants+=(uftrace1)
+    label[uftrace1]="uftrace record -P work"; threads[uftrace1]=1
+fi
+if [ "$do_threads2" != 0 ]; then
+    variants+=(base2 scope2)
+    label[base2]="unprofiled";            threads[base2]=2
+    label[scope2]="scope (LD_PRELOAD)";   threads[scope2]=2
+fi
+for v in "${variants[@]}"; do
+    : > "$tmp/$v.ns"
+    : > "$tmp/$v.file"
+done
+
+run_variant() {
+    local v=$1 t=${threads[$1]} out expect got
+    expect=$(( (calls + warmup) * t ))
+    case $v in
+    base*)
+        out=$("$bench" "$calls" "$t")
+        ;;
+    scope*)
+        rm -f "$tmp/scope.h5"
+        if [ "$v" = scopebig1 ]; then
+            out=$(env -u SCOPE_FUNCTIONS SCOPE_CONFIG="$tmp/bigbuf.conf" \
+                SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
+                "$bench" "$calls" "$t" 2> "$tmp/stderr")
+        else
+            out=$(env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_OUTPUT="$tmp/scope.h5" \
+                LD_PRELOAD="$lib" "$bench" "$calls" "$t" 2> "$tmp/stderr")
+        fi
+        got=$(recorded_in "$tmp/scope.h5")
+        if [ "$got" != "$expect" ]; then
+            echo "FAIL: $v recorded $got calls of work, expected $expect" >&2
+            cat "$tmp/stderr" >&2
+            exit 1
+        fi
+        echo "$got $(stat -c %s "$tmp/scope.h5")" >> "$tmp/$v.file"
+        ;;
+    uftrace*)
+        rm -rf "$tmp/uftrace.data"
+        out=$(uftrace record --no-libcall -d "$tmp/uftrace.data" -P work \
+            "$bench" "$calls" "$t" 2> "$tmp/stderr")
+        echo "$expect $(du -sb "$tmp/uftrace.data" | cut -f1)" >> "$tmp/$v.file"
+        rm -rf "$tmp/uftrace.data"
+        ;;
+    esac
+    ns_of "$out" >> "$tmp/$v.ns"
+}
+
+median() {
+    sort -g "$1" | awk '{a[NR] = $1} END {
+        if (NR == 0) print "nan";
+        else if (NR % 2) printf "%.2f\n", a[(NR + 1) / 2];
+        else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+echo "hook cost: $calls calls of work() per thread, $rounds alternating rounds, medians"
+for r in $(seq 1 "$rounds"); do
+    printf '  round %d/%d:' "$r" "$rounds"
+    for v in "${variants[@]}"; do
+        run_variant "$v"
+        printf ' %s=%s' "$v" "$(tail -n 1 "$tmp/$v.ns")"
+    done
+    echo
+done
+
+declare -A med
+for v in "${variants[@]}"; do
+    med[$v]=$(median "$tmp/$v.ns")
+done
+calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
+base_of() { [ "${threads[$1]}" = 1 ] && echo "${med[base1]}" || echo "${med[base2]}"; }
+
+echo
+printf '%-40s %7s %9s %9s %10s %12s\n' variant threads ns/call overhead "rec B/call" "file B/call"
+for v in "${variants[@]}"; do
+    ovh=-; rec=-; file=-
+    case $v in
+    base*) ;;
+    *)
+        ovh=$(calc "${med[$v]} - $(base_of "$v")")
+        file=$(tail -n 1 "$tmp/$v.file" | awk '{printf "%.1f", $2 / $1}')
+        case $v in
+        scope*) rec=$(tail -n 1 "$tmp/$v.file" | awk -v b="$record_bytes" -v c="$calls" \
+                    -v w="$warmup" -v t="${threads[$v]}" '{printf "%.1f", $1 * b / ((c + w) * t)}') ;;
+        uftrace*) rec=$file ;;
+        esac
+        ;;
+    esac
+    printf '%-40s %7s %9s %9s %10s %12s\n' "${label[$v]}" "${threads[$v]}" "${med[$v]}" \
+        "$ovh" "$rec" "$file"
+done
+
+scope_ovh=$(calc "${med[scope1]} - ${med[base1]}")
+echo
+echo "scope recorded every call: $(tail -n 1 "$tmp/scope1.file" | cut -d' ' -f1) of $((calls + warmup)) (h5ls)"
+if [ -n "$cli" ] && [ -x "$cli" ]; then
+    env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
+        "$bench" 100000 > /dev/null 2>&1
+    echo "scope summary of a 100000-call run:"
+    "$cli" summary "$tmp/scope.h5" | sed 's/^/  /'
+fi
+verdict() { awk "BEGIN { exit !($1) }" && echo ok || echo MISSED; }
+echo "target scope overhead <= 25 ns: ${scope_ovh} ns, $(verdict "$scope_ovh <= 25")"
+ratio=nan; uft_ovh=nan
+if [ "$do_uftrace" != 0 ]; then
+    uft_ovh=$(calc "${med[uftrace1]} - ${med[base1]}")
+    ratio=$(awk -v u="$uft_ovh" -v s="$scope_ovh" 'BEGIN { printf "%.2f", (s > 0 ? u / s : 0) }')
+    echo "target uftrace overhead / scope overhead >= 4: ${uft_ovh} / ${scope_ovh} = ${ratio}, $(verdict "$ratio >= 4")"
+fi
+scope2_ovh=nan
+if [ "$do_threads2" != 0 ]; then
+    scope2_ovh=$(calc "${med[scope2]} - ${med[base2]}")
+fi
+
+# Instructions per hooked call: callgrind counts only inside run() (the
+# calling loop); two call counts, differenced, cancel one-time costs.
+insn=nan; insn_base=nan
+if [ "$do_callgrind" != 0 ]; then
+    n1=100000; n2=200000
+    ir() {   # ir MODE CALLS -> instructions executed inside run()
+        local f="$tmp/callgrind.out"
+        if [ "$1" = scope ]; then
+            env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_OUTPUT="$tmp/cg.h5" LD_PRELOAD="$lib" \
+                valgrind --tool=callgrind --toggle-collect=run --callgrind-out-file="$f" \
+                "$bench" "$2" > /dev/null 2>&1
+        else
+            valgrind --tool=callgrind --toggle-collect=run --callgrind-out-file="$f" \
+                "$bench" "$2" > /dev/null 2>&1
+        fi
+        sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$f"
+    }
+    per_call() { awk -v a="$2" -v b="$3" -v d=$((n2 - n1)) 'BEGIN { printf "%.1f", (b - a) / d }'; }
+    insn_base=$(per_call base "$(ir base $n1)" "$(ir base $n2)")
+    insn_scope=$(per_call scope "$(ir scope $n1)" "$(ir scope $n2)")
+    insn=$(calc "$insn_scope - $insn_base")
+    echo "callgrind: ${insn_base} instructions per loop iteration unprofiled, ${insn_scope} hooked:" \
+        "${insn} instructions per hooked call (entry + exit, no spill)"
+fi
+
+echo "RESULT hook-cost calls=$calls rounds=$rounds base_ns=${med[base1]} scope_ns=${med[scope1]}" \
+    "scope_overhead_ns=$scope_ovh scope_nospill_overhead_ns=$(calc "${med[scopebig1]} - ${med[base1]}")" \
+    "uftrace_ns=${med[uftrace1]:-nan} uftrace_overhead_ns=$uft_ovh ratio=$ratio" \
+    "scope_bytes_per_call=$record_bytes scope2_overhead_ns=$scope2_ovh insn_per_call=$insn"
