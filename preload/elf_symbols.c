@@ -34,6 +34,7 @@ struct found {
     const char *name;
     uint64_t value;
     uint64_t size;
+    const uint8_t *code;
 };
 
 struct found_list {
@@ -106,6 +107,24 @@ static int list_push(struct found_list *list, const struct found *item)
     return 0;
 }
 
+/* Where the symbol's bytes lie in the file: in its section at sh_offset +
+ * (st_value - sh_addr), if the whole symbol is inside the section and the
+ * file. NULL for special section indexes and NOBITS sections. */
+static const uint8_t *code_in_file(const struct elf_file *f, const Elf64_Sym *s)
+{
+    if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE || s->st_shndx >= f->nsections)
+        return NULL;
+    const Elf64_Shdr *sec = &f->sections[s->st_shndx];
+    if (sec->sh_type == SHT_NOBITS || s->st_value < sec->sh_addr)
+        return NULL;
+    uint64_t in_sec = s->st_value - sec->sh_addr;
+    if (in_sec > sec->sh_size || s->st_size > sec->sh_size - in_sec ||
+        sec->sh_offset > f->size || in_sec > f->size - sec->sh_offset ||
+        s->st_size > f->size - sec->sh_offset - in_sec)
+        return NULL;
+    return f->data + sec->sh_offset + in_sec;
+}
+
 /* Gathers the defined functions of one symbol table section. */
 static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
                       struct found_list *list, char *err, size_t errlen)
@@ -128,7 +147,7 @@ static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
         if (s->st_name >= strtab->sh_size ||
             !memchr(strings + s->st_name, '\0', strtab->sh_size - s->st_name))
             return fail(err, errlen, f->path, "corrupt symbol name in symbol table");
-        struct found item = {strings + s->st_name, s->st_value, s->st_size};
+        struct found item = {strings + s->st_name, s->st_value, s->st_size, code_in_file(f, s)};
         if (list_push(list, &item) != 0)
             return fail(err, errlen, f->path, "out of memory");
     }
@@ -156,6 +175,7 @@ static void report(const struct found_list *list, struct scope_symbol *sym,
         sym->value = item->value;
         sym->address = sym->module_bias + (uintptr_t)item->value;
         sym->size = (size_t)item->size;
+        sym->file_code = item->code;
         if (fn(sym, ctx) != 0)
             return;
     }

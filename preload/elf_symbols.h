@@ -17,12 +17,16 @@ struct scope_symbol {
     const char *module_path;   /* file the module was loaded from */
     uintptr_t module_bias;     /* load bias of the module (0 for non-PIE) */
     int is_executable;         /* the main program rather than a library */
+    const uint8_t *file_code;  /* the symbol's size bytes in the mapped file,
+                                  NULL when they are not in it (NOBITS, out of
+                                  bounds): code to analyse without loading it */
 };
 
 /* Called once per distinct function (STT_FUNC or STT_GNU_IFUNC resolved by
  * the loader is not included: only defined STT_FUNC with st_shndx != UNDEF).
  * A symbol present in both .symtab and .dynsym is reported once; aliases
- * (several names at one address) are each reported. Return non-zero to stop. */
+ * (several names at one address) are each reported. Return non-zero to stop.
+ * name and file_code point into the file's mapping: valid during the call. */
 typedef int (*scope_symbol_fn)(const struct scope_symbol *sym, void *ctx);
 
 /* All function symbols of the ELF file at path, with the given load bias.

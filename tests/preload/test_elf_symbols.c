@@ -1,5 +1,6 @@
 /* test_elf_symbols.c: Check unit tests for preload/elf_symbols.c: the test
- * binary and libc as loaded in this process, a small ELF image built here
+ * binary and libc as loaded in this process (and their code as read from
+ * the file), a small ELF image built here
  * (and every way of corrupting it), garbage, empty and truncated files. */
 #include <check.h>
 #include <dlfcn.h>
@@ -40,6 +41,8 @@ struct search {
     int system_modules;          /* symbols reported for ld.so or the vDSO */
     int total;
     int stop_after;              /* return non-zero after this many (0: never) */
+    int code_matches;            /* the name's file_code equals the bytes at address */
+    int code_null;               /* the name's file_code is NULL */
 };
 
 static const char *basename_of(const char *path)
@@ -63,6 +66,9 @@ static int on_symbol(const struct scope_symbol *sym, void *ctx)
         s->seen++;
         s->at_address += sym->address == s->address;
         s->is_executable = sym->is_executable;
+        s->code_null += sym->file_code == NULL;
+        s->code_matches += s->address && sym->file_code && sym->size &&
+                           memcmp(sym->file_code, (const void *)s->address, sym->size) == 0;
     }
     return s->stop_after && s->total >= s->stop_after;
 }
@@ -125,6 +131,16 @@ START_TEST(test_file_reports_each_symbol_once)
     ck_assert_int_eq(s.seen, 1);
     ck_assert_int_eq(s.is_executable, 1);
     ck_assert_int_eq(s.system_modules, 0);
+}
+END_TEST
+
+START_TEST(test_file_code_is_the_functions_bytes)
+{
+    /* The bytes in the file are the code as loaded (nothing relocates it). */
+    struct search s = {.name = "scope_test_local", .address = (uintptr_t)&scope_test_local};
+    ck_assert_int_eq(scope_elf_foreach_loaded_symbol(NULL, on_symbol, &s), 0);
+    ck_assert_int_eq(s.seen, 1);
+    ck_assert_int_eq(s.code_matches, 1);
 }
 END_TEST
 
@@ -200,6 +216,9 @@ START_TEST(test_built_image)
     ck_assert_int_eq(s.total, 1);
     ck_assert_int_eq(s.seen, 1);
     ck_assert_int_eq(s.at_address, 1);
+    /* alpha's section (the symbol table, 96 bytes at address 0) does not
+     * reach 0x1000: its bytes are not in the file. */
+    ck_assert_int_eq(s.code_null, 1);
 }
 END_TEST
 
@@ -336,6 +355,7 @@ static Suite *elf_suite(void)
     tcase_add_test(loaded, test_loaded_skips_module_of_address);
     tcase_add_test(loaded, test_loaded_stops);
     tcase_add_test(loaded, test_file_reports_each_symbol_once);
+    tcase_add_test(loaded, test_file_code_is_the_functions_bytes);
     suite_add_tcase(s, loaded);
     TCase *files = tcase_create("files");
     tcase_add_test(files, test_built_image);

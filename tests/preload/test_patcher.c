@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "elf_symbols.h"
+#include "patch_analyze.h"
 #include "patcher.h"
 #include "thread_state.h"
 #include "trampoline.h"

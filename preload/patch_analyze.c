@@ -1,0 +1,244 @@
+/* patch_analyze.c: the pure, instruction-level half of hooking, with Zydis:
+ * find the patch window, refuse what cannot be moved safely, relocate the
+ * displaced instructions (RIP-relative operands re-encoded, short branches
+ * widened) and verify the result by decoding it again. Reads bytes and
+ * writes into caller buffers only, so `scope check` runs it on a file. */
+#include "patch_analyze.h"
+
+#include <Zydis/Zydis.h>
+#include <stdio.h>
+#include <string.h>
+
+struct insn {
+    ZydisDecodedInstruction i;
+    ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+};
+
+static ZydisDecoder *decoder(void)
+{
+    static ZydisDecoder d;
+    static int ready;
+    if (!ready) {
+        ZydisDecoderInit(&d, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+        ready = 1;
+    }
+    return &d;
+}
+
+static int decode(const uint8_t *p, size_t len, struct insn *out)
+{
+    return ZYAN_SUCCESS(ZydisDecoderDecodeFull(decoder(), p, len, &out->i, out->op)) ? 0 : -1;
+}
+
+/* The operand that makes the instruction position-dependent, or -1. */
+static int relative_operand(const struct insn *x)
+{
+    for (int k = 0; k < x->i.operand_count; k++) {
+        const ZydisDecodedOperand *o = &x->op[k];
+        if (k >= x->i.operand_count_visible)
+            break;
+        if (o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE && o->imm.is_relative)
+            return k;
+        if (o->type == ZYDIS_OPERAND_TYPE_MEMORY && o->mem.base == ZYDIS_REGISTER_RIP)
+            return k;
+    }
+    return -1;
+}
+
+static int is_terminator(const struct insn *x)
+{
+    switch (x->i.meta.category) {
+    case ZYDIS_CATEGORY_RET:
+    case ZYDIS_CATEGORY_UNCOND_BR:
+        return 1;
+    default:
+        return x->i.mnemonic == ZYDIS_MNEMONIC_INT3 || x->i.mnemonic == ZYDIS_MNEMONIC_UD2 ||
+               x->i.mnemonic == ZYDIS_MNEMONIC_HLT;
+    }
+}
+
+static int has_short_only_form(ZydisMnemonic m)
+{
+    return m == ZYDIS_MNEMONIC_LOOP || m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE ||
+           m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ || m == ZYDIS_MNEMONIC_XBEGIN;
+}
+
+/* A branch anywhere in the function into the bytes the jump will overwrite
+ * (other than to its first byte) would land in the middle of the jump. */
+static int check_branches_into_window(const uint8_t *code, uintptr_t address, size_t size,
+                                      uintptr_t lo, uintptr_t hi, char *why, size_t whylen)
+{
+    struct insn x;
+    for (size_t off = 0; off < size;) {
+        if (decode(code + off, size - off, &x) != 0) {
+            off++;
+            continue;
+        }
+        int k = relative_operand(&x);
+        if (k >= 0 && x.op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+            ZyanU64 target;
+            if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x.i, &x.op[k], address + off, &target)) &&
+                target > lo && target < hi) {
+                snprintf(why, whylen, "the instruction at +%#zx branches into the patched bytes", off);
+                return -1;
+            }
+        }
+        off += x.i.length;
+    }
+    return 0;
+}
+
+int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
+                        struct scope_patch_site *site, char *why, size_t whylen)
+{
+    struct insn x;
+    if (size < SCOPE_JUMP_BYTES) {
+        snprintf(why, whylen, "the function is %zu bytes, shorter than the 5-byte jump", size);
+        return -1;
+    }
+    size_t off = 0;
+    if (decode(code, size, &x) == 0 && x.i.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
+        off = x.i.length;
+    site->site_offset = off;
+    while (off - site->site_offset < SCOPE_JUMP_BYTES) {
+        if (off >= size) {
+            snprintf(why, whylen, "the function is %zu bytes, too short for the 5-byte jump", size);
+            return -1;
+        }
+        if (decode(code + off, size - off, &x) != 0) {
+            snprintf(why, whylen, "undecodable instruction at +%#zx", off);
+            return -1;
+        }
+        if (has_short_only_form(x.i.mnemonic)) {
+            snprintf(why, whylen, "%s at +%#zx has no long form to relocate to",
+                     ZydisMnemonicGetString(x.i.mnemonic), off);
+            return -1;
+        }
+        off += x.i.length;
+        if (is_terminator(&x) && off - site->site_offset < SCOPE_JUMP_BYTES) {
+            snprintf(why, whylen, "the function ends after %zu bytes, before the 5-byte jump fits", off);
+            return -1;
+        }
+    }
+    site->window = off - site->site_offset;
+    uintptr_t lo = address + site->site_offset;
+    return check_branches_into_window(code, address, size, lo, lo + site->window, why, whylen);
+}
+
+/* Re-encodes one position-dependent instruction for its new address. */
+static long relocate_one(const struct insn *x, int k, uintptr_t from, uint8_t *out,
+                         size_t outlen, uintptr_t to, ZyanU64 *target, char *why, size_t whylen)
+{
+    ZydisEncoderRequest req;
+    if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, target)) ||
+        !ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(
+            &x->i, x->op, x->i.operand_count_visible, &req))) {
+        snprintf(why, whylen, "cannot re-encode %s", ZydisMnemonicGetString(x->i.mnemonic));
+        return -1;
+    }
+    if (x->op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+        req.operands[k].imm.u = *target;
+        req.branch_width = ZYDIS_BRANCH_WIDTH_NONE;
+        req.branch_type = ZYDIS_BRANCH_TYPE_NONE;
+    } else {
+        req.operands[k].mem.displacement = (ZyanI64)*target;
+    }
+    ZyanUSize len = outlen;
+    if (!ZYAN_SUCCESS(ZydisEncoderEncodeInstructionAbsolute(&req, out, &len, to))) {
+        snprintf(why, whylen, "%s refers to %#llx, out of rel32 reach of the trampoline",
+                 ZydisMnemonicGetString(x->i.mnemonic), (unsigned long long)*target);
+        return -1;
+    }
+    return (long)len;
+}
+
+/* A call among the displaced instructions must leave its original return
+ * address on the stack (an address in the trampoline would stop the
+ * unwinder of a C++ exception): it becomes push <return address>; jmp
+ * <target>, so the callee returns straight to the function's own code.
+ * That is only right when the call ends the window, and only a direct
+ * call's target is known here. */
+static long relocate_call(const struct insn *x, int k, uintptr_t from, int last, uint8_t *out,
+                          size_t outlen, char *why, size_t whylen)
+{
+    static const uint8_t push_jmp[12] = {0xff, 0x35, 6, 0, 0, 0, 0xff, 0x25, 8, 0, 0, 0};
+    ZyanU64 target;
+    if (k < 0 || x->op[k].type != ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+        snprintf(why, whylen, "an indirect call in the first bytes cannot be moved");
+        return -1;
+    }
+    if (!last) {
+        snprintf(why, whylen, "a call in the first bytes is followed by patched bytes");
+        return -1;
+    }
+    if (outlen < sizeof(push_jmp) + 16 ||
+        !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
+        snprintf(why, whylen, "cannot relocate the call in the first bytes");
+        return -1;
+    }
+    uint64_t ret = from + x->i.length;
+    memcpy(out, push_jmp, sizeof(push_jmp));
+    memcpy(out + 12, &ret, 8);
+    memcpy(out + 20, &target, 8);
+    return 28;
+}
+
+/* Decodes what was emitted and checks it is the same instruction with the
+ * same absolute target. */
+static int verify(const uint8_t *p, size_t len, uintptr_t at, const struct insn *orig, int k,
+                  ZyanU64 target)
+{
+    struct insn y;
+    if (decode(p, len, &y) != 0 || y.i.length != len || y.i.mnemonic != orig->i.mnemonic)
+        return -1;
+    if (k < 0)
+        return 0;
+    int j = relative_operand(&y);
+    ZyanU64 t2;
+    return j >= 0 && ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&y.i, &y.op[j], at, &t2)) && t2 == target
+               ? 0 : -1;
+}
+
+long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *out,
+                    size_t outlen, uintptr_t to, char *why, size_t whylen)
+{
+    size_t in = 0, written = 0;
+    while (in < len) {
+        struct insn x;
+        if (decode(code + in, len - in, &x) != 0) {
+            snprintf(why, whylen, "undecodable instruction at +%#zx", in);
+            return -1;
+        }
+        int k = relative_operand(&x);
+        ZyanU64 target = 0;
+        long n;
+        if (x.i.meta.category == ZYDIS_CATEGORY_CALL) {
+            n = relocate_call(&x, k, from + in, in + x.i.length == len, out + written,
+                              outlen - written, why, whylen);
+            if (n < 0)
+                return -1;
+            in += x.i.length;
+            written += (size_t)n;
+            continue;
+        }
+        if (k < 0) {
+            if (written + x.i.length > outlen)
+                return snprintf(why, whylen, "relocated code too long"), -1;
+            memcpy(out + written, code + in, x.i.length);
+            n = x.i.length;
+        } else {
+            n = relocate_one(&x, k, from + in, out + written, outlen - written, to + written,
+                             &target, why, whylen);
+            if (n < 0)
+                return -1;
+        }
+        if (verify(out + written, (size_t)n, to + written, &x, k, target) != 0) {
+            snprintf(why, whylen, "relocated %s does not decode back to itself",
+                     ZydisMnemonicGetString(x.i.mnemonic));
+            return -1;
+        }
+        in += x.i.length;
+        written += (size_t)n;
+    }
+    return (long)written;
+}
