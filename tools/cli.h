@@ -57,6 +57,7 @@ void cli_command_help(const cli_command *cmd, FILE *out);
 int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, scope_error *err);
 
 /* The subcommands (one file each: cmd_<name>.c). */
-extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib;
+extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
+    cmd_recover;
 
 #endif

@@ -13,6 +13,7 @@ static const cli_command *const commands[] = {
     &cmd_tree,
     &cmd_run,
     &cmd_lib,
+    &cmd_recover,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,85 @@
+#!/bin/bash
+# faults.sh: runs that never reach MPI_Finalize still leave their data. A
+# 2-rank job is killed with SIGKILL, or with SIGTERM, or rank 0 calls
+# MPI_Abort; `scope recover` must then write a file holding at least 99 % of
+# the calls each rank completed (the program counts them in a shared file),
+# and remove the segments it used.
+# usage: faults.sh   (env: SCOPE_CLI PROGRAM=busy_loop MPIRUN PYTHON)
+set -euo pipefail
+work=$(mktemp -d "${TMPDIR:-/tmp}/scope-faults-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+fail() { echo "FAIL: $*"; [ -f err.txt ] && { echo "--- stderr:"; cat err.txt; }; exit 1; }
+
+slot() {   # value of 64-bit slot N of the counter file
+    od -An -tu8 -j $(($1 * 8)) -N8 counts | tr -d ' '
+}
+
+start_job() {   # extra args for busy_loop
+    rm -f counts err.txt
+    $MPIRUN -n 2 "$SCOPE_CLI" run -f work -o never.h5 -- "$PROGRAM" "$work/counts" "$@" \
+        >/dev/null 2>err.txt &
+    job=$!
+    for _ in $(seq 100); do
+        if [ -f counts ] && [ "$(slot 32)" -gt 0 ] && [ "$(slot 33)" -gt 0 ] &&
+           [ "$(slot 0)" -gt 500 ] && [ "$(slot 1)" -gt 500 ]; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    fail "the job did not get going"
+}
+
+# Recovers the run whose rank 0 had pid $(slot 32) and checks every rank,
+# once the job and its ranks are gone.
+check_recovered() {
+    local pid0 pid1
+    pid0=$(slot 32) pid1=$(slot 33)
+    wait "$job" 2>/dev/null || true
+    for _ in $(seq 100); do
+        kill -0 "$pid0" 2>/dev/null || kill -0 "$pid1" 2>/dev/null || break
+        sleep 0.1
+    done
+    rm -f recovered.h5
+    "$SCOPE_CLI" recover --run "$pid0" -o recovered.h5 2>>err.txt || fail "scope recover failed"
+    "$PYTHON" - "$(slot 0)" "$(slot 1)" <<'PY' || fail "recovered file is short"
+import sys, h5py
+counts = [int(c) for c in sys.argv[1:3]]
+with h5py.File("recovered.h5") as f:
+    assert sorted(k for k in f if k != "metadata") == ["rank0", "rank1"], list(f)
+    for rank, made in enumerate(counts):
+        got = len(f[f"rank{rank}/regions/work/start_times"])
+        print(f"rank {rank}: {got} of {made} calls recovered ({100 * got / made:.2f} %)")
+        assert 0.99 * made <= got <= made + 1, (rank, got, made)
+PY
+    for pid in "$pid0" "$pid1"; do
+        ! ls /dev/shm | grep -q "^scope-$(id -u)-$pid-" || fail "segments of pid $pid left behind"
+    done
+    [ ! -e never.h5 ] || fail "the killed job wrote its file"
+}
+
+# 1. kill -9 of every rank
+start_job
+sleep 1
+kill -KILL "$(slot 32)" "$(slot 33)"
+check_recovered
+echo "ok: SIGKILL"
+
+# 2. SIGTERM, as a scheduler sends it: one line per rank, then recover
+start_job
+sleep 1
+kill -TERM "$(slot 32)" "$(slot 33)"
+wait "$job" 2>/dev/null || true
+grep -q "^scope: pid $(slot 32): SIGTERM: records kept for \`scope recover\`" err.txt ||
+    fail "no SIGTERM message"
+check_recovered
+echo "ok: SIGTERM"
+
+# 3. MPI_Abort from rank 0 after exactly 3000 calls
+start_job 3000 || true
+wait "$job" 2>/dev/null && fail "MPI_Abort did not end the job with an error"
+grep -q "^scope: pid $(slot 32): MPI_Abort: records kept" err.txt || fail "no MPI_Abort message"
+[ "$(slot 0)" -eq 3000 ] || fail "rank 0 made $(slot 0) calls, expected 3000"
+check_recovered
+echo "ok: MPI_Abort"

@@ -1,0 +1,342 @@
+/* recover.c: `scope recover`'s work (see recover.h). Each process left a
+ * meta segment naming its run (rank 0's pid and start time), its rank, its
+ * clock calibration and its hooks; its threads left buffer segments and
+ * maybe spill files. Processes are grouped into runs, their records decoded
+ * and converted to rank 0's clock, and each run is written like a finished
+ * one, through the same writer. */
+#include "recover.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "event_groups.h"
+#include "process_meta.h"
+#include "scope_build_config.h"
+#include "scope_writer.h"
+#include "segment.h"
+#include "segment_decode.h"
+
+struct process {
+    struct scope_meta_header *meta;
+    size_t meta_bytes;
+};
+
+struct run {
+    struct process *procs;    /* sorted by rank */
+    size_t n;
+};
+
+static void *map_file(const char *path, size_t *bytes)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+        *bytes = (size_t)st.st_size;
+        p = mmap(NULL, *bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    if (fd >= 0)
+        close(fd);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static int valid_meta(const struct scope_meta_header *m, size_t bytes)
+{
+    return bytes >= sizeof(*m) && memcmp(m->magic, SCOPE_META_MAGIC, 8) == 0 &&
+           m->nhooks >= 0 && m->nregions >= 0 &&
+           bytes >= sizeof(*m) + (size_t)m->nhooks * sizeof(struct scope_meta_hook) +
+                        m->strings_bytes;
+}
+
+static int alive(int pid)
+{
+    return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/* The meta segments of this user's processes in dir. */
+static int find_processes(const struct scope_recover_options *o, struct process **out,
+                          size_t *n, FILE *report)
+{
+    DIR *d = opendir(o->dir);
+    if (!d)
+        return -1;
+    char prefix[64];
+    snprintf(prefix, sizeof(prefix), "scope-%d-", (int)getuid());
+    struct dirent *e;
+    size_t cap = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 5 ||
+            strcmp(e->d_name + len - 5, "-meta") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", o->dir, e->d_name);
+        struct process p = {0};
+        p.meta = map_file(path, &p.meta_bytes);
+        if (!p.meta || !valid_meta(p.meta, p.meta_bytes)) {
+            fprintf(report, "scope recover: %s: not a scope meta segment, skipped\n", path);
+            if (p.meta)
+                munmap(p.meta, p.meta_bytes);
+            continue;
+        }
+        if (o->run && p.meta->root_pid != o->run) {
+            munmap(p.meta, p.meta_bytes);
+            continue;
+        }
+        if (alive(p.meta->pid) && !o->force) {
+            fprintf(report, "scope recover: pid %d is still running, skipped (--force takes it)\n",
+                    p.meta->pid);
+            munmap(p.meta, p.meta_bytes);
+            continue;
+        }
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            struct process *grown = realloc(*out, cap * sizeof(*grown));
+            if (!grown) {
+                closedir(d);
+                return -1;
+            }
+            *out = grown;
+        }
+        (*out)[(*n)++] = p;
+    }
+    closedir(d);
+    return 0;
+}
+
+static int by_run_then_rank(const void *a, const void *b)
+{
+    const struct scope_meta_header *x = ((const struct process *)a)->meta;
+    const struct scope_meta_header *y = ((const struct process *)b)->meta;
+    if (x->root_pid != y->root_pid)
+        return x->root_pid < y->root_pid ? -1 : 1;
+    if (x->root_start_ns != y->root_start_ns)
+        return x->root_start_ns < y->root_start_ns ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The raw-to-ns calibration of a process: closed when it stopped cleanly,
+ * else closed now (the TSC and CLOCK_MONOTONIC kept running). */
+static struct scope_clock_calibration calibration(const struct scope_meta_header *m)
+{
+    struct scope_clock_calibration c = {m->clock_raw0, m->clock_raw1, m->clock_ns0,
+                                        m->clock_ns1, m->uses_tsc};
+    if (!m->stopped && m->uses_tsc) {
+        c.raw1 = __builtin_ia32_rdtsc();
+        c.ns1 = scope_monotonic_ns();
+    }
+    return c;
+}
+
+/* Every record a process's threads left, converted to rank 0's clock. */
+static int collect_events(const struct scope_recover_options *o, const struct scope_meta_header *m,
+                          struct scope_event_array *a, char *err, size_t errlen)
+{
+    for (int thread = 0;; thread++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/scope-%d-%d-%d", o->dir, (int)getuid(), m->pid, thread);
+        size_t bytes;
+        struct scope_segment_header *h = map_file(path, &bytes);
+        if (!h)
+            break;
+        int ok = bytes >= SCOPE_SEGMENT_HEADER_BYTES && memcmp(h->magic, SCOPE_SEGMENT_MAGIC, 8) == 0;
+        size_t capacity = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
+        if (ok && capacity > h->capacity)
+            capacity = h->capacity;
+        char spill[sizeof(h->spill_path)];
+        memcpy(spill, h->spill_path, sizeof(spill));
+        spill[sizeof(spill) - 1] = '\0';
+        int rc = ok ? scope_decode_spill(a, spill, h->clock_base, thread, err, errlen) : 0;
+        if (ok && rc == 0)
+            rc = scope_decode_records(a, (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
+                                      capacity, h->clock_base, thread);
+        munmap(h, bytes);
+        if (rc != 0)
+            return -1;
+    }
+    struct scope_clock_calibration c = calibration(m);
+    for (size_t i = 0; i < a->count; i++) {
+        a->data[i].start = scope_clock_to_ns(&c, (uint64_t)a->data[i].start) - m->clock_offset_ns;
+        a->data[i].end = scope_clock_to_ns(&c, (uint64_t)a->data[i].end) - m->clock_offset_ns;
+    }
+    return 0;
+}
+
+static int write_rank(const struct scope_writer_api *api, scope_writer *w,
+                      const struct scope_meta_header *m, const struct scope_event_groups *g,
+                      struct scope_chunk *chunk)
+{
+    const struct scope_meta_hook *hooks = scope_meta_hooks(m);
+    const char *strings = scope_meta_strings(m);
+    struct scope_rank_info info = {m->rank, m->hostname, m->pid,
+                                   m->run_start_ns - m->clock_offset_ns, m->clock_offset_ns, 0};
+    if (api->begin_rank(w, &info) != 0)
+        return -1;
+    for (size_t r = 0; r < g->nregions; r++) {
+        if (g->region_begin[r + 1] == g->region_begin[r])
+            continue;
+        const struct scope_meta_hook *h = &hooks[g->region_hook[r]];
+        struct scope_region_info ri = {strings + h->name, strings + h->symbol,
+                                       strings + h->module, h->value};
+        if (api->begin_region(w, &ri) != 0)
+            return -1;
+        size_t next = 0;
+        do {
+            next = scope_event_groups_chunk(g, r, next, chunk);
+            if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, chunk->n) != 0)
+                return -1;
+        } while (chunk->n == SCOPE_CHUNK_EVENTS);
+        if (api->end_region(w) != 0)
+            return -1;
+    }
+    return api->end_rank(w);
+}
+
+/* Groups one process's events by its regions; the strings stay valid as
+ * long as its meta segment is mapped. */
+static int group_process(const struct scope_recover_options *o, const struct scope_meta_header *m,
+                         struct scope_event_groups *g, size_t *events, char *err, size_t errlen)
+{
+    struct scope_event_array a = {0};
+    const struct scope_meta_hook *hooks = scope_meta_hooks(m);
+    uint32_t *hook_region = malloc(((size_t)m->nhooks + 1) * sizeof(uint32_t));
+    int rc = hook_region ? collect_events(o, m, &a, err, errlen) : -1;
+    for (int32_t h = 0; rc == 0 && h < m->nhooks; h++) {
+        hook_region[h] = hooks[h].region;
+        if (hooks[h].region >= (uint32_t)m->nregions || hooks[h].name >= m->strings_bytes)
+            rc = -1;
+    }
+    if (rc == 0)
+        rc = scope_event_groups_build(g, a.data, a.count, hook_region, (size_t)m->nhooks,
+                                      (size_t)m->nregions);
+    *events = rc == 0 ? g->count : 0;
+    free(hook_region);
+    free(a.data);
+    if (rc != 0 && !*err)
+        snprintf(err, errlen, "pid %d: damaged meta segment or out of memory", m->pid);
+    return rc;
+}
+
+static void remove_segments(const struct scope_recover_options *o, const struct scope_meta_header *m)
+{
+    char path[4096];
+    for (int thread = 0;; thread++) {
+        snprintf(path, sizeof(path), "%s/scope-%d-%d-%d", o->dir, (int)getuid(), m->pid, thread);
+        size_t bytes;
+        struct scope_segment_header *h = map_file(path, &bytes);
+        if (!h)
+            break;
+        if (bytes >= sizeof(*h)) {
+            char spill[sizeof(h->spill_path)];
+            memcpy(spill, h->spill_path, sizeof(spill));
+            spill[sizeof(spill) - 1] = '\0';
+            unlink(spill);
+        }
+        munmap(h, bytes);
+        unlink(path);
+    }
+    snprintf(path, sizeof(path), "%s/scope-%d-%d-meta", o->dir, (int)getuid(), m->pid);
+    unlink(path);
+}
+
+static int write_run(const struct scope_recover_options *o, const struct run *run, FILE *report,
+                     char *err, size_t errlen)
+{
+    const struct scope_meta_header *root = run->procs[0].meta;
+    const char *path = o->output ? o->output : root->output;
+    if (access(path, F_OK) == 0 && !o->force) {
+        snprintf(err, errlen, "%s exists: give another name with -o, or --force", path);
+        return -1;
+    }
+    fprintf(report, "scope recover: run of pid %d: %zu of %d rank(s) -> %s\n", root->root_pid,
+            run->n, root->nranks, path);
+    if (o->list_only)
+        return 0;
+    const struct scope_writer_api *api = scope_writer_api();
+    struct scope_run_info info = {
+        SCOPE_VERSION, root->hostname, root->platform, root->user, root->cwd, root->timestamp,
+        root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
+        root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns};
+    scope_writer *w = api->create(path, &info, err, errlen);
+    struct scope_chunk *chunk = malloc(sizeof(*chunk));
+    size_t total = 0;
+    int rc = w && chunk ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < run->n; i++) {
+        struct scope_event_groups g;
+        size_t events = 0;
+        rc = group_process(o, run->procs[i].meta, &g, &events, err, errlen);
+        if (rc == 0) {
+            rc = write_rank(api, w, run->procs[i].meta, &g, chunk);
+            if (rc != 0)
+                snprintf(err, errlen, "%s", api->error(w));
+            scope_event_groups_free(&g);
+        }
+        total += events;
+    }
+    free(chunk);
+    if (rc != 0) {
+        if (w)
+            api->abort(w);
+        return -1;
+    }
+    if (api->finish(w) != 0) {
+        snprintf(err, errlen, "%s", api->error(NULL));
+        return -1;
+    }
+    fprintf(report, "scope recover: wrote %s (%zu calls)\n", path, total);
+    for (size_t i = 0; !o->keep && i < run->n; i++)
+        remove_segments(o, run->procs[i].meta);
+    return 0;
+}
+
+int scope_recover(const struct scope_recover_options *o, FILE *report, char *err, size_t errlen)
+{
+    struct process *procs = NULL;
+    size_t n = 0;
+    err[0] = '\0';
+    if (find_processes(o, &procs, &n, report) != 0) {
+        snprintf(err, errlen, "%s: %s", o->dir, strerror(errno));
+        free(procs);
+        return -1;
+    }
+    qsort(procs, n, sizeof(*procs), by_run_then_rank);
+    size_t nruns = 0;
+    struct run *runs = malloc((n ? n : 1) * sizeof(*runs));
+    for (size_t i = 0; runs && i < n;) {
+        size_t j = i + 1;
+        while (j < n && procs[j].meta->root_pid == procs[i].meta->root_pid &&
+               procs[j].meta->root_start_ns == procs[i].meta->root_start_ns)
+            j++;
+        runs[nruns++] = (struct run){procs + i, j - i};
+        i = j;
+    }
+    int written = 0, rc = runs ? 0 : -1;
+    if (!runs) {
+        snprintf(err, errlen, "out of memory");
+    } else if (o->output && nruns > 1) {
+        int at = snprintf(err, errlen, "%zu runs found (rank 0 pids", nruns);
+        for (size_t r = 0; r < nruns && at > 0 && (size_t)at < errlen; r++)
+            at += snprintf(err + at, errlen - (size_t)at, " %d", runs[r].procs[0].meta->root_pid);
+        if (at > 0 && (size_t)at < errlen)
+            snprintf(err + at, errlen - (size_t)at, "): pick one with --run PID, or drop -o");
+        rc = -1;
+    }
+    for (size_t r = 0; rc == 0 && r < nruns; r++)
+        if (write_run(o, &runs[r], report, err, errlen) == 0)
+            written++;
+        else
+            rc = -1;
+    free(runs);
+    for (size_t i = 0; i < n; i++)
+        munmap(procs[i].meta, procs[i].meta_bytes);
+    free(procs);
+    return rc == 0 ? written : -1;
+}

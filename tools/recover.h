@@ -1,0 +1,23 @@
+/* recover.h: rebuilds the HDF5 file of runs that never wrote one (killed,
+ * aborted, or ended without MPI_Finalize) from what their processes left
+ * in shared memory: meta segments, per-thread buffers and spill files. */
+#ifndef SCOPE_RECOVER_H
+#define SCOPE_RECOVER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct scope_recover_options {
+    const char *dir;          /* where the segments are: /dev/shm */
+    const char *output;       /* file name, NULL: the run's configured output */
+    int run;                  /* only the run whose rank 0 had this pid (0: all) */
+    int keep;                 /* leave the segments in place after writing */
+    int force;                /* take processes that still run; overwrite */
+    int list_only;            /* say what would be recovered, write nothing */
+};
+
+/* Recovers every run found. Returns the number of runs written (0 when
+ * none were found) or -1 with a message in err; progress lines go to out. */
+int scope_recover(const struct scope_recover_options *o, FILE *out, char *err, size_t errlen);
+
+#endif
