@@ -6,6 +6,7 @@
 #include "patch_analyze.h"
 
 #include <Zydis/Zydis.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,41 +89,58 @@ static int check_branches_into_window(const uint8_t *code, uintptr_t address, si
     return 0;
 }
 
-int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
-                        struct scope_patch_site *site, char *why, size_t whylen)
+/* Writes the reason and returns its kind. */
+static enum scope_refusal refuse(enum scope_refusal kind, char *why, size_t whylen,
+                                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static enum scope_refusal refuse(enum scope_refusal kind, char *why, size_t whylen,
+                                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return kind;
+}
+
+static enum scope_refusal analyze(const uint8_t *code, uintptr_t address, size_t size,
+                                  struct scope_patch_site *site, char *why, size_t whylen)
 {
     struct insn x;
-    if (size < SCOPE_JUMP_BYTES) {
-        snprintf(why, whylen, "the function is %zu bytes, shorter than the 5-byte jump", size);
-        return -1;
-    }
+    if (size < SCOPE_JUMP_BYTES)
+        return refuse(SCOPE_REFUSED_TOO_SHORT, why, whylen,
+                      "the function is %zu bytes, shorter than the 5-byte jump", size);
     size_t off = 0;
     if (decode(code, size, &x) == 0 && x.i.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
         off = x.i.length;
     site->site_offset = off;
     while (off - site->site_offset < SCOPE_JUMP_BYTES) {
-        if (off >= size) {
-            snprintf(why, whylen, "the function is %zu bytes, too short for the 5-byte jump", size);
-            return -1;
-        }
-        if (decode(code + off, size - off, &x) != 0) {
-            snprintf(why, whylen, "undecodable instruction at +%#zx", off);
-            return -1;
-        }
-        if (has_short_only_form(x.i.mnemonic)) {
-            snprintf(why, whylen, "%s at +%#zx has no long form to relocate to",
-                     ZydisMnemonicGetString(x.i.mnemonic), off);
-            return -1;
-        }
+        if (off >= size)
+            return refuse(SCOPE_REFUSED_TOO_SHORT, why, whylen,
+                          "the function is %zu bytes, too short for the 5-byte jump", size);
+        if (decode(code + off, size - off, &x) != 0)
+            return refuse(SCOPE_REFUSED_UNDECODABLE, why, whylen,
+                          "undecodable instruction at +%#zx", off);
+        if (has_short_only_form(x.i.mnemonic))
+            return refuse(SCOPE_REFUSED_SHORT_ONLY, why, whylen,
+                          "%s at +%#zx has no long form to relocate to",
+                          ZydisMnemonicGetString(x.i.mnemonic), off);
         off += x.i.length;
-        if (is_terminator(&x) && off - site->site_offset < SCOPE_JUMP_BYTES) {
-            snprintf(why, whylen, "the function ends after %zu bytes, before the 5-byte jump fits", off);
-            return -1;
-        }
+        if (is_terminator(&x) && off - site->site_offset < SCOPE_JUMP_BYTES)
+            return refuse(SCOPE_REFUSED_ENDS_IN_WINDOW, why, whylen,
+                          "the function ends after %zu bytes, before the 5-byte jump fits", off);
     }
     site->window = off - site->site_offset;
     uintptr_t lo = address + site->site_offset;
-    return check_branches_into_window(code, address, size, lo, lo + site->window, why, whylen);
+    if (check_branches_into_window(code, address, size, lo, lo + site->window, why, whylen) != 0)
+        return SCOPE_REFUSED_BRANCH_INTO_WINDOW;
+    return SCOPE_HOOKABLE;
+}
+
+int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
+                        struct scope_patch_site *site, char *why, size_t whylen)
+{
+    return analyze(code, address, size, site, why, whylen) == SCOPE_HOOKABLE ? 0 : -1;
 }
 
 /* Re-encodes one position-dependent instruction for its new address. */
@@ -241,4 +259,33 @@ long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *ou
         written += (size_t)n;
     }
     return (long)written;
+}
+
+enum scope_refusal scope_patch_check(const uint8_t *code, uintptr_t address, size_t size,
+                                     char *why, size_t whylen)
+{
+    struct scope_patch_site site;
+    enum scope_refusal r = analyze(code, address, size, &site, why, whylen);
+    if (r != SCOPE_HOOKABLE)
+        return r;
+    uint8_t out[SCOPE_RELOCATED_MAX];
+    uintptr_t to = address + SCOPE_CHECK_TRAMPOLINE_DISTANCE;
+    if (scope_relocate(code + site.site_offset, site.window, address + site.site_offset, out,
+                       sizeof out, to, why, whylen) < 0)
+        return SCOPE_REFUSED_RELOCATION;
+    return SCOPE_HOOKABLE;
+}
+
+const char *scope_refusal_label(enum scope_refusal r)
+{
+    static const char *const labels[] = {
+        [SCOPE_HOOKABLE] = "hookable",
+        [SCOPE_REFUSED_TOO_SHORT] = "too short",
+        [SCOPE_REFUSED_ENDS_IN_WINDOW] = "ends in window",
+        [SCOPE_REFUSED_BRANCH_INTO_WINDOW] = "branch into window",
+        [SCOPE_REFUSED_SHORT_ONLY] = "no long form",
+        [SCOPE_REFUSED_UNDECODABLE] = "undecodable",
+        [SCOPE_REFUSED_RELOCATION] = "cannot relocate",
+    };
+    return (unsigned)r < sizeof labels / sizeof labels[0] ? labels[r] : "?";
 }

@@ -27,4 +27,33 @@ int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
 long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *out,
                     size_t outlen, uintptr_t to, char *why, size_t whylen);
 
+/* Why a function cannot be hooked inline, by kind (the text says more). */
+enum scope_refusal {
+    SCOPE_HOOKABLE,
+    SCOPE_REFUSED_TOO_SHORT,           /* fewer bytes than the jump */
+    SCOPE_REFUSED_ENDS_IN_WINDOW,      /* ret/jmp/int3... before 5 bytes */
+    SCOPE_REFUSED_BRANCH_INTO_WINDOW,  /* a branch lands inside the patched bytes */
+    SCOPE_REFUSED_SHORT_ONLY,          /* loop, jrcxz, xbegin: no long form */
+    SCOPE_REFUSED_UNDECODABLE,
+    SCOPE_REFUSED_RELOCATION,          /* the displaced instructions cannot be moved */
+};
+
+/* The most the displaced instructions grow to once relocated. */
+#define SCOPE_RELOCATED_MAX 159
+
+/* Where scope_patch_check pretends the trampoline is: near the function,
+ * as the live patcher places it. Whether a trampoline can really be mapped
+ * within reach is known only at run time. */
+#define SCOPE_CHECK_TRAMPOLINE_DISTANCE 0x10000
+
+/* Everything the live patcher checks before writing anything: the analysis
+ * and the relocation of the window, into a scratch buffer. For `scope
+ * check` on a file's bytes. Returns SCOPE_HOOKABLE or the refusal's kind,
+ * with the reason in why. */
+enum scope_refusal scope_patch_check(const uint8_t *code, uintptr_t address, size_t size,
+                                     char *why, size_t whylen);
+
+/* A few words for a kind: "too short", "branch into window"... */
+const char *scope_refusal_label(enum scope_refusal r);
+
 #endif

@@ -10,8 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define TRAMPOLINE_MAX 192
 #define ABS_JUMP_BYTES 14   /* jmp *0(%rip); .quad target */
+#define ENTRY_BYTES (5 + ABS_JUMP_BYTES)   /* push $hook; jmp *scope_entry_common */
+#define TRAMPOLINE_MAX (ENTRY_BYTES + SCOPE_RELOCATED_MAX + ABS_JUMP_BYTES)
 
 static size_t emit_abs_jump(uint8_t *p, uintptr_t target)
 {
@@ -31,8 +32,8 @@ static long build_trampoline(uint8_t *t, uint32_t hook, const uint8_t *window, s
     n += 4;
     n += emit_abs_jump(t + n, (uintptr_t)scope_entry_common);
     *resume = (uintptr_t)(t + n);
-    long r = scope_relocate(window, wlen, site, t + n, TRAMPOLINE_MAX - n - ABS_JUMP_BYTES,
-                            (uintptr_t)(t + n), why, whylen);
+    long r = scope_relocate(window, wlen, site, t + n, SCOPE_RELOCATED_MAX, (uintptr_t)(t + n),
+                            why, whylen);
     if (r < 0)
         return -1;
     n += (size_t)r;

@@ -51,12 +51,15 @@ typedef struct cli_command {
  * printed; 2: usage error (printed). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *opt);
 void cli_options_free(cli_options *opt);
+/* "table", "csv" or "json"; false for anything else. */
+bool cli_parse_format(const char *s, table_format *out);
 void cli_command_help(const cli_command *cmd, FILE *out);
 
 /* The reader filter the options ask for (origin resolved against f). */
 int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, scope_error *err);
 
 /* The subcommands (one file each: cmd_<name>.c). */
+extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
     cmd_recover;
 

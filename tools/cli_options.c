@@ -110,7 +110,7 @@ static bool parse_origin(const char *s, cli_options *opt)
     return true;
 }
 
-static bool parse_format(const char *s, table_format *out)
+bool cli_parse_format(const char *s, table_format *out)
 {
     static const char *const names[] = {"table", "csv", "json"};
     for (int i = 0; i < 3; i++)
@@ -172,7 +172,7 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
         opt->top = v;
         return 0;
     case K_FORMAT:
-        return parse_format(arg, &opt->format) ? 0 : usage(cmd, "--format: expected table, "
+        return cli_parse_format(arg, &opt->format) ? 0 : usage(cmd, "--format: expected table, "
                                                          "csv or json, not '%s'", arg);
     case K_HELP:
         cli_command_help(cmd, stdout);

@@ -11,6 +11,8 @@ static const cli_command *const commands[] = {
     &cmd_summary,
     &cmd_events,
     &cmd_tree,
+    &cmd_check,
+    &cmd_symbols,
     &cmd_run,
     &cmd_lib,
     &cmd_recover,

@@ -1,0 +1,67 @@
+#!/bin/sh
+# `scope check` and `scope symbols` on tests/inspect's program: the verdict
+# for each function and pattern, the summary line, the exit statuses (1 for
+# an unhookable function or an unmatched pattern, 0 when all is hookable, 2
+# for a bad config or a missing program), and the three output formats.
+# usage: check_symbols.sh SCOPE PROGRAM CONFIG
+set -u
+scope=$1
+program=$2
+conf=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+has() { grep -Eq "$2" "$1" || { cat "$1" >&2; fail "$1: no line matching '$2'"; }; }
+
+"$scope" check -c "$conf" "$program" > "$dir/check.out" 2> "$dir/check.err"
+rc=$?
+cat "$dir/check.out"
+[ $rc -eq 1 ] || fail "check: exit $rc, expected 1"
+has "$dir/check.out" '^scope_normal +[^ ]*inspect_target +scope_normal +yes'
+has "$dir/check.out" '^scope_tiny +[^ ]*inspect_target +scope_tiny +no +the function is 3 bytes'
+has "$dir/check.out" '^no_such_function +[^ ]*inspect.conf:5 +0 +0 +matches nothing'
+has "$dir/check.out" '^scope_normal +[^ ]*inspect.conf:3 +1 +1 +ok'
+has "$dir/check.out" \
+    '^2 functions selected, 1 hookable inline \(50\.0%\), 1 not \(1 too short\)$'
+has "$dir/check.out" '^1 pattern matches nothing$'
+
+"$scope" check -f scope_normal "$program" > "$dir/ok.out" 2>&1 || fail "check -f: exit $?"
+has "$dir/ok.out" '^1 functions selected, 1 hookable inline \(100\.0%\), 0 not$'
+
+"$scope" check -c "$conf" --format json "$program" > "$dir/check.json" 2> "$dir/check.err"
+[ $? -eq 1 ] || fail "check --format json: exit status"
+python3 - "$dir/check.json" <<'PY' || fail "check JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {r["function"]: r for r in d["functions"]}
+assert f["scope_normal"]["hookable"] == "yes" and f["scope_tiny"]["hookable"] == "no", f
+assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing"], d
+PY
+has "$dir/check.err" '^2 functions selected'
+
+printf '[functions]\nsolve\nre:(\n' > "$dir/bad.conf"
+"$scope" check -c "$dir/bad.conf" "$program" > /dev/null 2> "$dir/bad.err"
+[ $? -eq 2 ] || fail "bad config: exit status"
+has "$dir/bad.err" "^scope: $dir/bad.conf:3: "
+"$scope" check -c "$conf" "$dir/no-such-program" > /dev/null 2> "$dir/missing.err"
+[ $? -eq 2 ] || fail "missing program: exit status"
+has "$dir/missing.err" 'no-such-program: not found'
+
+"$scope" symbols "$program" 'scope_*' > "$dir/symbols.out" || fail "symbols: exit $?"
+cat "$dir/symbols.out"
+has "$dir/symbols.out" '^[^ ]*inspect_target +scope_normal +0x[0-9a-f]+ +[0-9]+ +yes'
+has "$dir/symbols.out" '^[^ ]*inspect_target +scope_tiny +0x[0-9a-f]+ +3 +no +the function is 3'
+"$scope" symbols --format csv "$program" > "$dir/all.csv" || fail "symbols csv: exit $?"
+has "$dir/all.csv" '^module,function,address,size,hookable,reason$'
+has "$dir/all.csv" 'libc\.so\.6,'      # the libraries the program loads are listed too
+"$scope" symbols --format json "$program" 'libc.so.6:write' > "$dir/write.json" ||
+    fail "symbols json: exit $?"
+python3 - "$dir/write.json" <<'PY' || fail "symbols JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["symbols"]
+assert [r["function"] for r in rows] == ["write"], rows
+assert rows[0]["module"].endswith("libc.so.6")
+PY
+"$scope" symbols --summary "$program" > "$dir/summary.out" || fail "symbols --summary"
+has "$dir/summary.out" '^[0-9]+ functions, [0-9]+ hookable inline \([0-9.]+%\)'
+echo "ok"

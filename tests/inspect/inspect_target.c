@@ -1,0 +1,21 @@
+/* inspect_target.c: the program `scope check` and `scope symbols` inspect
+ * in tests/inspect: an ordinary function (hookable) and the 3-byte one of
+ * tiny.S (not). It is never run by the tests. */
+#include <stdio.h>
+#include <stdlib.h>
+
+int scope_tiny(void);
+
+__attribute__((noinline)) int scope_normal(int n)
+{
+    int sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += i * i;
+    printf("scope_normal(%d) = %d\n", n, sum);
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    return scope_normal(argc > 1 ? atoi(argv[1]) : 3) + scope_tiny() > 0 ? 0 : 1;
+}

@@ -1,0 +1,49 @@
+/* inspect.h: the function symbols of a program on disk and of every library
+ * it loads, each with whether libscope could hook it inline, decided from
+ * the bytes in the files (nothing is loaded or run). The engine of `scope
+ * check` and `scope symbols`. */
+#ifndef SCOPE_INSPECT_H
+#define SCOPE_INSPECT_H
+
+#include "config.h"
+#include "elf_symbols.h"
+#include "program_libs.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct inspected {
+    const struct scope_symbol *sym;  /* valid during the callback only */
+    int pattern;                     /* the selecting pattern of the config, -1 without one */
+    const char *refusal;             /* NULL: hookable inline; else a label ("too short") */
+    const char *why;                 /* the reason in full, "" when hookable */
+    bool alias;                      /* another name of the function reported just before */
+};
+
+typedef void (*inspect_fn)(const struct inspected *s, void *ctx);
+
+/* Calls fn for each function of the program and then of each library, in
+ * load order, that cfg selects (all of them when cfg is NULL; matching
+ * counts the patterns' matches as libscope does). A library that cannot be
+ * read, or that the loader did not find, is a warning on stderr. Returns 0,
+ * or -1 with a message in err when the program itself cannot be read. */
+int inspect_program(const struct program_libs *libs, struct scope_config *cfg, inspect_fn fn,
+                    void *ctx, char *err, size_t errlen);
+
+/* Counts of functions (aliases once) by outcome. */
+#define INSPECT_MAX_REASONS 16
+struct inspect_tally {
+    size_t functions, hookable;
+    struct {
+        const char *label;
+        size_t count;
+    } reasons[INSPECT_MAX_REASONS];
+    size_t nreasons;
+};
+
+void inspect_tally_add(struct inspect_tally *t, const struct inspected *s);
+
+/* "N functions <what>, M hookable inline (P%), K not (2 too short, ...)" */
+void inspect_tally_print(const struct inspect_tally *t, const char *what, FILE *out);
+
+#endif
