@@ -1,6 +1,6 @@
 /* program_libs.c: finds a program's file (PATH search), its dynamic loader
- * (PT_INTERP), and asks that loader for the libraries it would load
- * (`ld.so --list`), parsing its "name => path (address)" lines. */
+ * (PT_INTERP), and asks that loader for the libraries it would load (as
+ * `ld.so --list` does), parsing its "name => path (address)" lines. */
 #include "program_libs.h"
 
 #include <elf.h>
@@ -75,7 +75,7 @@ static int same_file(const char *a, const char *b)
     return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
-/* One line of `ld.so --list`:
+/* One line of the loader's list:
  *   "\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x...)"   a library
  *   "\tlibfoo.so => not found"                                   missing
  *   "\t/lib64/ld-linux-x86-64.so.2 (0x...)"                      the loader
@@ -97,7 +97,9 @@ static int parse_line(const char *line, const char *interp, struct program_libs 
     return push(&libs->paths, &libs->n, path, len);
 }
 
-/* Runs `interp --list file` with its output on a pipe; the pid in *pid. */
+/* Runs `LD_TRACE_LOADED_OBJECTS=1 interp file`, as ldd does (`--list`
+ * gives up at the first missing library), with its output on a pipe; the
+ * pid in *pid. */
 static FILE *run_loader(const char *interp, const char *file, pid_t *pid)
 {
     int fd[2];
@@ -117,7 +119,8 @@ static FILE *run_loader(const char *interp, const char *file, pid_t *pid)
         close(fd[0]);
         close(fd[1]);
         unsetenv("LD_PRELOAD");
-        execl(interp, interp, "--list", file, (char *)NULL);
+        setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
+        execl(interp, interp, file, (char *)NULL);
         _exit(127);
     }
     close(fd[1]);

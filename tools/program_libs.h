@@ -1,6 +1,7 @@
 /* program_libs.h: a program's file and the libraries it loads, as its own
- * dynamic loader resolves them (`<PT_INTERP> --list PROGRAM`, what ldd
- * does: nothing of the program runs). For `scope run`'s MPI detection and
+ * dynamic loader resolves them (`<PT_INTERP> --list PROGRAM`, in the form
+ * that also reports missing libraries, as ldd does: nothing of the program
+ * runs). For `scope run`'s MPI detection and
  * for `scope check` / `scope symbols`. */
 #ifndef SCOPE_PROGRAM_LIBS_H
 #define SCOPE_PROGRAM_LIBS_H
