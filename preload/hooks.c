@@ -58,13 +58,13 @@ static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t n
     }
 }
 
-__attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
+/* Everything the fast path below does not handle: the thread's first
+ * call, recursion into scope, recording off, no TSC, dead frames, a full
+ * shadow stack. Kept out of line so the fast path saves no registers. */
+static __attribute__((noinline, cold)) void entry_slow(struct scope_thread *t, uint64_t *frame,
+                                                       uint32_t hook)
 {
-    struct scope_thread *t = &scope_tls;
-    uint32_t hook = (uint32_t)frame[0];
-    frame[0] = scope_hook_targets[hook];
-
-    if (unlikely(t->status != SCOPE_THREAD_ACTIVE)) {
+    if (t->status != SCOPE_THREAD_ACTIVE) {
         if (t->status == SCOPE_THREAD_OFF || t->busy || !scope_recording)
             return;
         scope_call_saving_fpu(scope_thread_activate, t);
@@ -73,13 +73,12 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
     }
     if (t->busy || !scope_recording)
         return;
-
     uint64_t *slot = &frame[1];
     uint64_t now = now_raw();
-    if (unlikely(t->sp > t->sp_base && (t->sp - 1)->slot <= slot))
+    if (t->sp > t->sp_base && (t->sp - 1)->slot <= slot)
         close_dead_frames(t, slot, now);
     struct scope_shadow_frame *f = t->sp;
-    if (unlikely(f == t->sp_limit)) {
+    if (f == t->sp_limit) {
         t->too_deep++;
         return;
     }
@@ -92,24 +91,62 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
     *slot = (uint64_t)(uintptr_t)scope_exit_stub;
 }
 
-__attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp)
+__attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
 {
     struct scope_thread *t = &scope_tls;
+    uint32_t hook = (uint32_t)frame[0];
+    uint64_t *slot = &frame[1];
+    struct scope_shadow_frame *f = t->sp;
+    frame[0] = scope_hook_targets[hook];
+    if (unlikely(t->status != SCOPE_THREAD_ACTIVE || t->busy || !scope_recording ||
+                 !scope_clock_uses_tsc || f == t->sp_limit ||
+                 (f > t->sp_base && (f - 1)->slot <= slot))) {
+        entry_slow(t, frame, hook);
+        return;
+    }
+    f->return_address = *slot;
+    f->slot = slot;
+    f->hook = hook;
+    f->start = __builtin_ia32_rdtsc();
+    __asm__ volatile("" ::: "memory");
+    t->sp = f + 1;
+    *slot = (uint64_t)(uintptr_t)scope_exit_stub;
+}
+
+/* The general exit: frames above ours were skipped (longjmp past them) and
+ * end now; the buffer may be full; recording may be off. */
+static __attribute__((noinline, cold)) uint64_t exit_slow(struct scope_thread *t, uint64_t *slot)
+{
     uint64_t now = now_raw();
-    uint64_t *slot = caller_sp - 1;
     struct scope_shadow_frame *f = t->sp;
     while (f > t->sp_base && (f - 1)->slot != slot)
         f--;
-    if (unlikely(f == t->sp_base))
+    if (f == t->sp_base)
         abort();   /* no frame returns here: nothing safe is left to do */
     f--;
-    /* Frames above ours were skipped (longjmp past them): they end now. */
     for (struct scope_shadow_frame *g = t->sp - 1; g > f; g--)
         emit(t, g->start, now, g->hook);
     uint64_t ret = f->return_address;
     emit(t, f->start, now, f->hook);
     t->sp = f;
     return ret;
+}
+
+__attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp)
+{
+    struct scope_thread *t = &scope_tls;
+    uint64_t *slot = caller_sp - 1;
+    if (unlikely(t->sp == t->sp_base || (t->sp - 1)->slot != slot || !scope_recording ||
+                 !scope_clock_uses_tsc || t->cur == t->end))
+        return exit_slow(t, slot);
+    struct scope_shadow_frame *f = t->sp - 1;
+    uint64_t now = __builtin_ia32_rdtsc();
+    struct scope_record *r = t->cur;
+    t->cur = r + 1;   /* reserve before filling: see emit() */
+    __asm__ volatile("" ::: "memory");
+    scope_record_encode(r, f->start, now, f->hook);
+    t->sp = f;
+    return f->return_address;
 }
 
 /* An exception is about to unwind this thread's stack: the unwinder must

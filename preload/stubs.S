@@ -51,7 +51,7 @@ scope_entry_common:
 
 /* A recorded call returns here instead of to its caller. scope_on_exit gets
  * the caller's stack pointer (identifying the frame), records the call and
- * gives back the real return address, which we return to. */
+ * gives back the real return address, which we jump to. */
         .globl  scope_exit_stub
         .hidden scope_exit_stub
         .type   scope_exit_stub, @function
@@ -80,7 +80,11 @@ scope_exit_stub:
         popq    %rdx
         popq    %rcx
         popq    %rax
-        ret
+        /* A jmp, not a ret: the hooked function's ret already consumed the
+         * return-stack prediction of this call, and one more ret would
+         * leave every later return of the caller's chain mispredicted. */
+        leaq    8(%rsp), %rsp
+        jmp     *-8(%rsp)
         .cfi_endproc
         .size   scope_exit_stub, .-scope_exit_stub
 

@@ -104,9 +104,6 @@ def check_rank(events, rank):
         if statistics.median(extra) > SLACK:
             fail(f"rank {rank}: {name} runs typically {statistics.median(extra):.6f} s "
                  f"over its sleep (more than {SLACK:.3f})")
-    solves = [e["duration"] for e in mine if e["name"] == "solve"]
-    if solves[-1] - solves[0] < 3 * MS:
-        fail(f"rank {rank}: the solve does not slow down: {solves}")
 
 
 def check_summary(summary, nranks):
