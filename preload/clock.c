@@ -3,15 +3,26 @@
 #include "thread_state.h"
 
 #include <cpuid.h>
+#include <stdlib.h>
 #include <time.h>
 
 int scope_clock_uses_tsc;
+
+static int64_t test_shift(void)
+{
+    static int64_t shift = -1;
+    if (shift == -1) {
+        const char *v = getenv("SCOPE_TEST_CLOCK_SHIFT_NS");
+        shift = v ? strtoll(v, NULL, 10) : 0;
+    }
+    return shift;
+}
 
 int64_t scope_monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + test_shift();
 }
 
 void scope_clock_read_fallback(void *out)
@@ -83,4 +94,12 @@ int64_t scope_clock_to_ns(const struct scope_clock_calibration *c, uint64_t raw)
 const char *scope_clock_name(void)
 {
     return scope_clock_uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC";
+}
+
+int64_t scope_clock_offset_at(const struct scope_clock_offsets *o, int64_t t)
+{
+    if (o->t1 == o->t0)
+        return o->offset1;
+    __int128 drift = (__int128)(o->offset1 - o->offset0) * (t - o->t0) / (o->t1 - o->t0);
+    return o->offset0 + (int64_t)drift;
 }

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int scope_local_events_build(struct scope_event_groups *g, int64_t offset_ns, char *err,
-                             size_t errlen)
+int scope_local_events_build(struct scope_event_groups *g, const struct scope_clock_offsets *to_root,
+                             char *err, size_t errlen)
 {
     struct scope_event *raw = NULL;
     size_t n = 0;
@@ -16,8 +16,10 @@ int scope_local_events_build(struct scope_event_groups *g, int64_t offset_ns, ch
     if (scope_buffers_collect(&raw, &n, err, errlen) != 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        raw[i].start = scope_clock_to_ns(&scope_rt.clock, (uint64_t)raw[i].start) - offset_ns;
-        raw[i].end = scope_clock_to_ns(&scope_rt.clock, (uint64_t)raw[i].end) - offset_ns;
+        int64_t start = scope_clock_to_ns(&scope_rt.clock, (uint64_t)raw[i].start);
+        int64_t end = scope_clock_to_ns(&scope_rt.clock, (uint64_t)raw[i].end);
+        raw[i].start = start - scope_clock_offset_at(to_root, start);
+        raw[i].end = end - scope_clock_offset_at(to_root, end);
     }
     uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
     int rc = -1;

@@ -3,11 +3,12 @@
 #ifndef SCOPE_LOCAL_EVENTS_H
 #define SCOPE_LOCAL_EVENTS_H
 
+#include "clock.h"
 #include "event_groups.h"
 
-/* Collects every thread's records; subtracts offset_ns (this clock minus
- * rank 0's). Returns 0 or -1 with err. */
-int scope_local_events_build(struct scope_event_groups *g, int64_t offset_ns, char *err,
-                             size_t errlen);
+/* Collects every thread's records and puts them on rank 0's clock.
+ * Returns 0 or -1 with err. */
+int scope_local_events_build(struct scope_event_groups *g, const struct scope_clock_offsets *to_root,
+                             char *err, size_t errlen);
 
 #endif

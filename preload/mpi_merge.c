@@ -23,6 +23,7 @@ enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_REGION, TAG_CHUNK };
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, nranks;
+static struct scope_clock_offsets to_root;   /* this clock vs rank 0's */
 
 /* Rank 0's side of the ping-pong with rank r: r's clock minus ours. */
 static int64_t measure_offset(int r)
@@ -73,10 +74,11 @@ void scope_mpi_after_init(void)
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Comm_rank(comm, &my_rank);
     PMPI_Comm_size(comm, &nranks);
-    int64_t offset = sync_clocks();
+    to_root.offset0 = sync_clocks();
+    to_root.t0 = scope_monotonic_ns();
     int64_t root[2] = {scope_facts.pid, scope_rt.run_start_ns};
     PMPI_Bcast(root, 2, MPI_INT64_T, 0, comm);
-    scope_meta_set_rank(my_rank, nranks, (int)root[0], root[1], offset);
+    scope_meta_set_rank(my_rank, nranks, (int)root[0], root[1], to_root.offset0);
     scope_tls.busy--;
 }
 
@@ -103,14 +105,14 @@ static void send_blob(const void *data, size_t len, int tag)
 }
 
 /* A non-zero rank's side: wait for rank 0's go, then stream everything. */
-static void send_rank(const struct scope_event_groups *le, int64_t offset, struct scope_chunk *c,
-                      char *buf)
+static void send_rank(const struct scope_event_groups *le, int64_t run_start, int64_t offset,
+                      struct scope_chunk *c, char *buf)
 {
     PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
     size_t nonempty = 0;
     for (size_t r = 0; r < le->nregions; r++)
         nonempty += le->region_begin[r + 1] > le->region_begin[r];
-    struct rank_header rh = {scope_facts.pid, scope_rt.run_start_ns - offset, offset, 0,
+    struct rank_header rh = {scope_facts.pid, run_start, offset, 0,
                              (int64_t)nonempty};
     memcpy(buf, &rh, sizeof(rh));
     size_t host_len = strlen(scope_facts.hostname);
@@ -239,22 +241,26 @@ void scope_mpi_before_finalize(void)
         return;   /* never initialised, or already finalised */
     scope_tls.busy++;
     scope_rt.mpi_finalized = 1;
+    int64_t began = scope_monotonic_ns();
     int enabled = scope_rt.enabled, any;
     PMPI_Allreduce(&enabled, &any, 1, MPI_INT, MPI_MAX, comm);
     if (!any)
         goto out;
     scope_stop_recording();
-    int64_t offset = sync_clocks();
+    to_root.offset1 = sync_clocks();
+    to_root.t1 = scope_monotonic_ns();
+    int64_t offset = to_root.offset1;
     char err[512];
     struct scope_event_groups le;
-    int built = enabled ? scope_local_events_build(&le, offset, err, sizeof(err)) : -1;
+    int built = enabled ? scope_local_events_build(&le, &to_root, err, sizeof(err)) : -1;
     if (built != 0) {
         if (enabled)
             scope_log("rank %d: %s", my_rank, err);
         memset(&le, 0, sizeof(le));
         le.region_begin = calloc(1, sizeof(size_t));
     }
-    int64_t my_start = scope_rt.run_start_ns - offset, run_start;
+    int64_t my_start = scope_rt.run_start_ns - scope_clock_offset_at(&to_root, scope_rt.run_start_ns);
+    int64_t run_start;
     PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comm);
 
     struct receive_state s = {1, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk))};
@@ -266,8 +272,11 @@ void scope_mpi_before_finalize(void)
     if (my_rank == 0)
         written = write_as_root(&le, run_start, &s) == 0;
     else
-        send_rank(&le, offset, s.chunk, s.buf);
+        send_rank(&le, my_start, offset, s.chunk, s.buf);
     PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
+    if (my_rank == 0)
+        scope_debug("finalize: clock sync, merge and write took %.3f s; peak memory %ld MiB",
+                    (double)(scope_monotonic_ns() - began) / 1e9, scope_peak_memory_mib());
     if (written) {
         scope_rt.written = 1;
         scope_buffers_remove();

@@ -74,3 +74,16 @@ struct scope_run_info scope_run_info_from(const struct scope_run_facts *f, int m
         .run_start_time = run_start_time,
     };
 }
+
+long scope_peak_memory_mib(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib < 0 ? -1 : kib / 1024;
+}

@@ -24,4 +24,7 @@ struct scope_run_info scope_run_info_from(const struct scope_run_facts *f, int m
 
 extern struct scope_run_facts scope_facts;
 
+/* This process's peak resident memory (VmHWM), -1 if unknown. */
+long scope_peak_memory_mib(void);
+
 #endif

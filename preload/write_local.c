@@ -11,7 +11,8 @@ void scope_write_single_process(void)
     char err[512];
     struct scope_event_groups le;
     scope_stop_recording();
-    if (scope_local_events_build(&le, 0, err, sizeof(err)) != 0) {
+    static const struct scope_clock_offsets same_clock;
+    if (scope_local_events_build(&le, &same_clock, err, sizeof(err)) != 0) {
         scope_log("%s: data left for `scope recover`", err);
         return;
     }
