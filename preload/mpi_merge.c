@@ -19,27 +19,34 @@
 
 enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_REGION, TAG_CHUNK };
 #define SYNC_ROUNDS 16
+#define SYNC_MAX_ROUNDS 200
+#define SYNC_GOOD_RTT_NS 50000
 #define CHUNK_BYTES (SCOPE_CHUNK_EVENTS * (8 + 8 + 4))
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, nranks;
 static struct scope_clock_offsets to_root;   /* this clock vs rank 0's */
 
-/* Rank 0's side of the ping-pong with rank r: r's clock minus ours. */
+/* Rank 0's side of the ping-pong with rank r: r's clock minus ours, from
+ * the round trip with the smallest time (it bounds the error by half of
+ * it). Goes on past SYNC_ROUNDS, up to SYNC_MAX_ROUNDS, while no round trip
+ * was short: an oversubscribed node needs more tries. */
 static int64_t measure_offset(int r)
 {
     int64_t best_rtt = INT64_MAX, offset = 0, theirs;
-    for (int k = 0; k < SYNC_ROUNDS; k++) {
+    for (int k = 0;; k++) {
+        int more = k + 1 < SYNC_ROUNDS || (best_rtt > SYNC_GOOD_RTT_NS && k + 1 < SYNC_MAX_ROUNDS);
         int64_t t0 = scope_monotonic_ns();
-        PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_SYNC, comm);
+        PMPI_Send(&more, 1, MPI_INT, r, TAG_SYNC, comm);
         PMPI_Recv(&theirs, 1, MPI_INT64_T, r, TAG_SYNC, comm, MPI_STATUS_IGNORE);
         int64_t t1 = scope_monotonic_ns();
         if (t1 - t0 < best_rtt) {
             best_rtt = t1 - t0;
             offset = theirs - (t0 + (t1 - t0) / 2);
         }
+        if (!more)
+            return offset;
     }
-    return offset;
 }
 
 /* Returns this rank's offset to rank 0's clock (0 on rank 0). */
@@ -53,8 +60,8 @@ static int64_t sync_clocks(void)
         }
         return 0;
     }
-    for (int k = 0; k < SYNC_ROUNDS; k++) {
-        PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_SYNC, comm, MPI_STATUS_IGNORE);
+    for (int more = 1; more;) {
+        PMPI_Recv(&more, 1, MPI_INT, 0, TAG_SYNC, comm, MPI_STATUS_IGNORE);
         int64_t now = scope_monotonic_ns();
         PMPI_Send(&now, 1, MPI_INT64_T, 0, TAG_SYNC, comm);
     }
