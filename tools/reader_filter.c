@@ -76,3 +76,17 @@ int64_t scope_filter_origin_ns(const scope_file *f, const scope_filter *flt)
         return flt->origin_ns;
     return scope_time_origin_ns(f);
 }
+
+long scope_filter_ranks(const scope_file *f, const scope_filter *flt, int *ranks,
+                        scope_error *err)
+{
+    bool *rank_keep = calloc(f->n_ranks + 1, sizeof *rank_keep);
+    if (!rank_keep)
+        return reader_fail(err, "out of memory");
+    long n = reader_apply_filter(f, flt, NULL, rank_keep, err);
+    for (size_t ri = 0; n >= 0 && ri < f->n_ranks; ri++)
+        if (rank_keep[ri])
+            ranks[n++] = f->ranks[ri];
+    free(rank_keep);
+    return n;
+}

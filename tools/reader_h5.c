@@ -121,9 +121,12 @@ int h5_read_all_attrs(hid_t obj, scope_meta **out, size_t *n, scope_error *err)
 {
     attr_list list = {.err = err};
     hsize_t idx = 0;
+    if (err)
+        err->message[0] = '\0';
     if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_attr, &list) < 0) {
         h5_free_meta(list.items, list.n);
-        return -1;
+        /* the callback says why; HDF5 failing by itself does not */
+        return err && err->message[0] ? -1 : reader_fail(err, "cannot list the attributes");
     }
     *out = list.items;
     *n = list.n;

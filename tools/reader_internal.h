@@ -62,6 +62,9 @@ typedef void (*walk_fn)(void *ctx, const walk_call *call);
 int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *ctx,
                      scope_error *err);
 
+/* Number of calls one rank recorded over all regions. */
+size_t reader_rank_calls(const scope_file *f, size_t rank_index);
+
 double reader_seconds(int64_t ns);
 
 #endif

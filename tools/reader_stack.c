@@ -161,7 +161,7 @@ int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *c
     return rc;
 }
 
-static size_t rank_calls(const scope_file *f, size_t rank_index)
+size_t reader_rank_calls(const scope_file *f, size_t rank_index)
 {
     size_t n = 0;
     for (size_t r = 0; r < f->n_regions; r++) {
@@ -197,7 +197,7 @@ scope_call *scope_call_stack(const scope_file *f, int rank, size_t *count, scope
         reader_fail(err, "unknown rank %d", rank);
         return NULL;
     }
-    size_t n = rank_calls(f, (size_t)ri);
+    size_t n = reader_rank_calls(f, (size_t)ri);
     stack_ctx sc = {f, malloc((n ? n : 1) * sizeof(scope_call)), scope_time_origin_ns(f)};
     if (!sc.calls) {
         reader_fail(err, "out of memory");

@@ -104,7 +104,8 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
         st->region = r;
         region_stats(f, r, rank_keep, st);
         st->self = reader_seconds(self[r]);
-        st->share = span > 0 && selected_ranks ? st->total / (double)selected_ranks / span : NAN;
+        st->rank_mean = selected_ranks ? st->total / (double)selected_ranks : NAN;
+        st->share = span > 0 ? st->rank_mean / span : NAN;
     }
     free(keep);
     free(rank_keep);

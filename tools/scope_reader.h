@@ -146,6 +146,11 @@ SCOPE_API int scope_filter_region(const scope_file *f, const scope_filter *flt, 
                                   scope_error *err);
 /* The origin (ns) the filter's times are measured from (0 when absolute). */
 SCOPE_API int64_t scope_filter_origin_ns(const scope_file *f, const scope_filter *flt);
+/* The rank ids the filter selects (all when it names none; flt may be NULL),
+ * ascending, without repeats. ranks needs room for scope_rank_count()
+ * entries. Returns how many, or -1 on an unknown rank. */
+SCOPE_API long scope_filter_ranks(const scope_file *f, const scope_filter *flt, int *ranks,
+                                  scope_error *err);
 
 /* ---- Aggregates ------------------------------------------------------ */
 
@@ -173,6 +178,7 @@ typedef struct scope_region_stats {
     size_t calls;
     double total, mean, std, min, max, self;
     double share;
+    double rank_mean; /* total / number of selected ranks (share * time span) */
 } scope_region_stats;
 
 /* One entry per region kept by flt, in region order; caller frees. */
@@ -239,6 +245,35 @@ SCOPE_API void scope_children_free(scope_children *children);
  * scope_region_count() entries. */
 SCOPE_API int scope_self_times_ns(const scope_file *f, int rank, int64_t *self_ns,
                                   scope_error *err);
+
+/* ---- Flame tree ------------------------------------------------------ */
+
+/* For scope_flame_tree(): merge every rank the filter selects. */
+#define SCOPE_ALL_RANKS (-1)
+
+/* One distinct call path (the sequence of region names from a root down to
+ * this call) with the calls that took it merged. */
+typedef struct scope_flame_node {
+    const char *name;  /* owned by the file */
+    size_t region;
+    long parent;       /* index of the parent node, -1 for roots */
+    int depth;         /* 0 for roots */
+    size_t calls;      /* calls merged into the node */
+    int64_t total_ns;  /* their summed durations */
+    int64_t self_ns;   /* total_ns minus the children's total_ns */
+} scope_flame_node;
+
+/* The call stack (scope_call_stack()) merged by path, over one rank or over
+ * every rank flt selects (rank = SCOPE_ALL_RANKS; flt may be NULL). Calls of
+ * regions the filter's include/exclude drop are left out: their kept
+ * descendants hang under the nearest kept ancestor, whose self time then
+ * includes the dropped calls' own time. Nodes are in depth-first order: a
+ * node's subtree follows it, children ordered by their first call, so a
+ * folded-stack writer needs one pass. The caller frees; NULL on an unknown
+ * rank or a bad regex, a non-NULL empty array with *count = 0 when nothing
+ * is kept. */
+SCOPE_API scope_flame_node *scope_flame_tree(const scope_file *f, const scope_filter *flt,
+                                             int rank, size_t *count, scope_error *err);
 
 #ifdef __cplusplus
 }

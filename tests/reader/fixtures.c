@@ -135,3 +135,21 @@ void fx_tutorial(const char *path, bool run_start)
     H5Gclose(regions);
     fx_close(file);
 }
+
+/* Two ranks of two threads each; rank r is (1 + r) times slower. The inner
+ * region's name needs escaping in JSON and XML. */
+void fx_threads(const char *path)
+{
+    hid_t file = fx_create(path);
+    fx_metadata(file, 0);
+    for (int rank = 0; rank < 2; rank++) {
+        int64_t k = (1 + rank) * 1000000LL; /* 1 ms units */
+        int64_t ws[] = {0, 10 * k}, we[] = {100 * k, 50 * k}, is[] = {20 * k}, ie[] = {30 * k};
+        int32_t wt[] = {0, 1}, it[] = {1};
+        hid_t regions = fx_rank(file, rank);
+        fx_region(regions, "work", ws, 2, we, 2, wt, 2);
+        fx_region(regions, "op<T>&\"x\"", is, 1, ie, 1, it, 1);
+        H5Gclose(regions);
+    }
+    fx_close(file);
+}

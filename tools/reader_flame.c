@@ -1,0 +1,186 @@
+/* The flame tree: a rank's call stack (or several ranks') merged by call
+ * path, what flame graphs and folded stacks are drawn from. Paths are found
+ * with a hash table keyed by (parent node, region), then the nodes are put
+ * in depth-first order. */
+#include "reader_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct flame_ctx {
+    const scope_file *f;
+    const bool *keep;
+    scope_flame_node *nodes;
+    size_t n, cap;
+    long *slots;      /* hash table of node indices, -1 = empty */
+    size_t n_slots;   /* a power of two, at least twice n */
+    long *node_of;    /* [call id] -> the node it went to (or its nearest kept ancestor's) */
+    bool failed;
+} flame_ctx;
+
+static size_t slot_hash(long parent, size_t region, size_t n_slots)
+{
+    uint64_t h = (uint64_t)(parent + 1) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)region * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    return (size_t)h & (n_slots - 1);
+}
+
+static bool grow_slots(flame_ctx *fc)
+{
+    size_t n_slots = fc->n_slots ? 2 * fc->n_slots : 64;
+    long *slots = malloc(n_slots * sizeof *slots);
+    if (!slots)
+        return false;
+    memset(slots, 0xff, n_slots * sizeof *slots);
+    for (size_t i = 0; i < fc->n; i++) {
+        size_t s = slot_hash(fc->nodes[i].parent, fc->nodes[i].region, n_slots);
+        while (slots[s] >= 0)
+            s = (s + 1) & (n_slots - 1);
+        slots[s] = (long)i;
+    }
+    free(fc->slots);
+    fc->slots = slots;
+    fc->n_slots = n_slots;
+    return true;
+}
+
+/* The node of (parent, region), created when new; -1 when out of memory. */
+static long find_or_add(flame_ctx *fc, long parent, size_t region)
+{
+    if (2 * (fc->n + 1) > fc->n_slots && !grow_slots(fc))
+        return -1;
+    size_t s = slot_hash(parent, region, fc->n_slots);
+    for (; fc->slots[s] >= 0; s = (s + 1) & (fc->n_slots - 1)) {
+        const scope_flame_node *nd = &fc->nodes[fc->slots[s]];
+        if (nd->parent == parent && nd->region == region)
+            return fc->slots[s];
+    }
+    if (fc->n == fc->cap) {
+        size_t cap = fc->cap ? 2 * fc->cap : 64;
+        scope_flame_node *nodes = realloc(fc->nodes, cap * sizeof *nodes);
+        if (!nodes)
+            return -1;
+        fc->nodes = nodes;
+        fc->cap = cap;
+    }
+    fc->nodes[fc->n] = (scope_flame_node){
+        .name = fc->f->names[region], .region = region, .parent = parent,
+        .depth = parent < 0 ? 0 : fc->nodes[parent].depth + 1,
+    };
+    fc->slots[s] = (long)fc->n;
+    return (long)fc->n++;
+}
+
+static void add_call(void *ctx, const walk_call *c)
+{
+    flame_ctx *fc = ctx;
+    long up = c->parent >= 0 ? fc->node_of[c->parent] : -1;
+    if (fc->failed || !fc->keep[c->region]) {
+        fc->node_of[c->id] = up;
+        return;
+    }
+    long node = find_or_add(fc, up, c->region);
+    if (node < 0) {
+        fc->failed = true;
+        return;
+    }
+    fc->nodes[node].calls++;
+    fc->nodes[node].total_ns += c->end_ns - c->start_ns;
+    fc->node_of[c->id] = node;
+}
+
+/* Self times, then the nodes in depth-first order (children in creation
+ * order, which is the order of their first call). */
+static scope_flame_node *depth_first(flame_ctx *fc)
+{
+    size_t n = fc->n;
+    size_t *offsets = calloc(n + 2, sizeof *offsets), *items = malloc((n + 1) * sizeof *items);
+    size_t *stack = malloc((n + 1) * sizeof *stack);
+    long *new_index = malloc((n + 1) * sizeof *new_index);
+    scope_flame_node *out = malloc((n + 1) * sizeof *out);
+    if (!offsets || !items || !stack || !new_index || !out) {
+        free(out);
+        out = NULL;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fc->nodes[i].self_ns = fc->nodes[i].total_ns;
+        offsets[fc->nodes[i].parent + 2]++; /* parent -1 -> slot 1: the roots */
+    }
+    for (size_t i = 0; i < n; i++)
+        if (fc->nodes[i].parent >= 0)
+            fc->nodes[fc->nodes[i].parent].self_ns -= fc->nodes[i].total_ns;
+    for (size_t i = 2; i < n + 2; i++)
+        offsets[i] += offsets[i - 1];
+    /* children of node p (-1 = roots): items[offsets[p + 1] .. offsets[p + 2]) */
+    size_t *fill = malloc((n + 2) * sizeof *fill);
+    if (!fill) {
+        free(out);
+        out = NULL;
+        goto done;
+    }
+    memcpy(fill, offsets, (n + 2) * sizeof *fill);
+    for (size_t i = 0; i < n; i++)
+        items[fill[fc->nodes[i].parent + 1]++] = i;
+    free(fill);
+    size_t sp = 0, k = 0;
+    for (size_t j = offsets[1]; j-- > offsets[0];)
+        stack[sp++] = items[j];
+    while (sp > 0) {
+        size_t i = stack[--sp];
+        new_index[i] = (long)k;
+        out[k] = fc->nodes[i];
+        out[k].parent = out[k].parent >= 0 ? new_index[out[k].parent] : -1;
+        k++;
+        for (size_t j = offsets[i + 2]; j-- > offsets[i + 1];)
+            stack[sp++] = items[j];
+    }
+done:
+    free(offsets);
+    free(items);
+    free(stack);
+    free(new_index);
+    return out;
+}
+
+scope_flame_node *scope_flame_tree(const scope_file *f, const scope_filter *flt, int rank,
+                                   size_t *count, scope_error *err)
+{
+    flame_ctx fc = {.f = f};
+    bool *keep = calloc(f->n_regions + 1, sizeof *keep);
+    bool *rank_keep = calloc(f->n_ranks + 1, sizeof *rank_keep);
+    scope_flame_node *out = NULL;
+    int rc = keep && rank_keep ? 0 : reader_fail(err, "out of memory");
+    if (rc == 0)
+        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    if (rc == 0 && rank != SCOPE_ALL_RANKS) {
+        long ri = reader_rank_index(f, rank);
+        if (ri < 0)
+            rc = reader_fail(err, "unknown rank %d", rank);
+        for (size_t i = 0; i < f->n_ranks; i++)
+            rank_keep[i] = (long)i == ri;
+    }
+    fc.keep = keep;
+    for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
+        if (!rank_keep[ri])
+            continue;
+        size_t calls = reader_rank_calls(f, ri);
+        fc.node_of = malloc((calls + 1) * sizeof *fc.node_of);
+        if (!fc.node_of)
+            rc = reader_fail(err, "out of memory");
+        else
+            rc = reader_walk_rank(f, ri, add_call, &fc, err);
+        free(fc.node_of);
+        if (rc == 0 && fc.failed)
+            rc = reader_fail(err, "out of memory");
+    }
+    if (rc == 0 && !(out = depth_first(&fc)))
+        rc = reader_fail(err, "out of memory");
+    if (rc == 0)
+        *count = fc.n;
+    free(fc.nodes);
+    free(fc.slots);
+    free(keep);
+    free(rank_keep);
+    return out;
+}
