@@ -6,7 +6,8 @@
 #include "cli_table.h"
 #include "scope_reader.h"
 
-/* Which options a subcommand accepts (--format and --help: always). */
+/* Which options a subcommand accepts (--format and --help: always, unless
+ * OPT_NO_FORMAT). */
 enum {
     OPT_REGIONS = 1 << 0, /* --include, --exclude */
     OPT_RANKS = 1 << 1,   /* --ranks */
@@ -14,7 +15,14 @@ enum {
     OPT_SORT = 1 << 3,    /* --sort */
     OPT_TOP = 1 << 4,     /* --top */
     OPT_RANK = 1 << 5,    /* --rank */
+    OPT_NO_FORMAT = 1 << 6, /* no --format: the command writes its own output */
+    OPT_OUTPUT = 1 << 7,  /* -o, --output */
+    OPT_EXPORT = 1 << 8,  /* --to, --what, --per-rank */
+    OPT_PLOT = 1 << 9,    /* --kind */
 };
+
+typedef enum { EXPORT_CHROME, EXPORT_FOLDED, EXPORT_CSV, EXPORT_JSON } export_format;
+typedef enum { PLOT_GANTT, PLOT_DURATIONS, PLOT_FLAME } plot_kind;
 
 typedef enum { ORIGIN_DEFAULT, ORIGIN_RUN_START, ORIGIN_FIRST_ENTRY, ORIGIN_SECONDS } cli_origin;
 
@@ -31,7 +39,13 @@ typedef struct cli_options {
     long top; /* -1: all rows */
     bool has_rank;
     int rank;
+    const char *output; /* NULL: stdout */
+    export_format to;
+    bool what_summary;  /* --what summary (else events) */
+    bool per_rank;
+    plot_kind kind;
     const char *file;
+    const char *file2;  /* the second FILE of commands that take two */
 } cli_options;
 
 typedef struct cli_command {
@@ -42,6 +56,9 @@ typedef struct cli_command {
     unsigned options;
     /* Fill the report; -1 with err set on failure (reported for the file). */
     int (*run)(scope_file *f, const cli_options *opt, report *out, scope_error *err);
+    /* Instead of run, for subcommands that compare two profiles (FILE FILE). */
+    int (*run_pair)(scope_file *a, scope_file *b, const cli_options *opt, report *out,
+                    scope_error *err);
     /* Instead of run, for subcommands that take no profile (run, lib):
      * gets argv from the subcommand's name on, returns the exit status. */
     int (*main)(int argc, char **argv);
@@ -58,9 +75,24 @@ void cli_command_help(const cli_command *cmd, FILE *out);
 /* The reader filter the options ask for (origin resolved against f). */
 int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, scope_error *err);
 
+/* Which regions the filter keeps: keep[region]; NULL on a bad regex. */
+bool *cli_kept_regions(const scope_file *f, const scope_filter *flt, scope_error *err);
+/* The ranks the filter selects (cf. scope_filter_ranks); NULL on error. */
+int *cli_ranks(const scope_file *f, const scope_filter *flt, size_t *n, scope_error *err);
+
+/* Output files (-o): written to a temporary name beside PATH and renamed
+ * when complete, so a failed run leaves nothing. NULL or "-": stdout. */
+FILE *cli_output_open(const char *path, scope_error *err);
+/* Close (rename into place) or, when failed or on a write error, remove. */
+int cli_output_close(FILE *out, const char *path, bool failed, scope_error *err);
+
+/* The per-region load imbalance table (scope imbalance, scope summary). */
+void cli_imbalance_table(const scope_file *f, const scope_filter *flt, report *out);
+
 /* The subcommands (one file each: cmd_<name>.c). */
 extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
     cmd_recover;
+extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff;
 
 #endif

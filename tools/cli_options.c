@@ -8,6 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The group of --format: offered unless the command says OPT_NO_FORMAT. */
+#define GROUP_FORMAT 0x80000000u
+
+static bool offered(const cli_command *cmd, unsigned group)
+{
+    if (group == GROUP_FORMAT)
+        return !(cmd->options & OPT_NO_FORMAT);
+    return group == 0 || (cmd->options & group);
+}
+
 typedef struct option_doc {
     unsigned group; /* 0: every subcommand */
     const char *flag, *text;
@@ -22,15 +32,21 @@ static const option_doc docs[] = {
     {OPT_TIME, "--origin O", "zero point: run-start, first-entry or SECONDS (clock value)"},
     {OPT_SORT, "--sort COLUMN", "sort rows (numbers descending, text ascending)"},
     {OPT_TOP, "--top N", "print the first N rows only"},
-    {0, "--format F", "table (default), csv or json"},
+    {OPT_EXPORT, "--to T", "chrome (default), folded, csv or json"},
+    {OPT_EXPORT, "--what W", "csv/json: events (default) or summary"},
+    {OPT_EXPORT, "--per-rank", "folded: start every stack with 'rank N'"},
+    {OPT_PLOT, "--kind K", "gantt (default), durations or flame"},
+    {OPT_OUTPUT, "-o, --output F", "write to F (default: standard output)"},
+    {GROUP_FORMAT, "--format F", "table (default), csv or json"},
     {0, "--help", "this help"},
 };
 
 void cli_command_help(const cli_command *cmd, FILE *out)
 {
-    fprintf(out, "usage: scope %s [options] FILE\n\n%s\n\noptions:\n", cmd->name, cmd->description);
+    fprintf(out, "usage: scope %s [options] FILE%s\n\n%s\n\noptions:\n", cmd->name,
+            cmd->run_pair ? " FILE" : "", cmd->description);
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
-        if (docs[i].group == 0 || (cmd->options & docs[i].group))
+        if (offered(cmd, docs[i].group))
             fprintf(out, "  %-15s %s\n", docs[i].flag, docs[i].text);
     fprintf(out, "\nexample:\n  %s\n", cmd->example);
 }
@@ -39,7 +55,7 @@ static int usage(const cli_command *cmd, const char *fmt, const char *arg)
 {
     fprintf(stderr, "scope %s: ", cmd->name);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'scope %s --help'.\n", cmd->name);
+    fprintf(stderr, " (see 'scope %s --help')\n", cmd->name);
     return 2;
 }
 
@@ -121,8 +137,21 @@ bool cli_parse_format(const char *s, table_format *out)
     return false;
 }
 
+/* Index of s in names[0 .. n-1], -1 when absent. */
+static int keyword(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const export_names[] = {"chrome", "folded", "csv", "json"};
+static const char *const plot_names[] = {"gantt", "durations", "flame"};
+static const char *const what_names[] = {"events", "summary"};
+
 enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
-       K_FORMAT, K_HELP };
+       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_OUTPUT = 'o' };
 
 static const struct {
     struct option opt;
@@ -136,7 +165,12 @@ static const struct {
     {{"origin", required_argument, NULL, K_ORIGIN}, OPT_TIME},
     {{"sort", required_argument, NULL, K_SORT}, OPT_SORT},
     {{"top", required_argument, NULL, K_TOP}, OPT_TOP},
-    {{"format", required_argument, NULL, K_FORMAT}, 0},
+    {{"to", required_argument, NULL, K_TO}, OPT_EXPORT},
+    {{"what", required_argument, NULL, K_WHAT}, OPT_EXPORT},
+    {{"per-rank", no_argument, NULL, K_PER_RANK}, OPT_EXPORT},
+    {{"kind", required_argument, NULL, K_KIND}, OPT_PLOT},
+    {{"output", required_argument, NULL, K_OUTPUT}, OPT_OUTPUT},
+    {{"format", required_argument, NULL, K_FORMAT}, GROUP_FORMAT},
     {{"help", no_argument, NULL, K_HELP}, 0},
 };
 #define N_OPTIONS (sizeof option_table / sizeof option_table[0])
@@ -174,6 +208,27 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
     case K_FORMAT:
         return cli_parse_format(arg, &opt->format) ? 0 : usage(cmd, "--format: expected table, "
                                                          "csv or json, not '%s'", arg);
+    case K_TO:
+        if ((v = keyword(arg, export_names, 4)) < 0)
+            return usage(cmd, "--to: expected chrome, folded, csv or json, not '%s'", arg);
+        opt->to = (export_format)v;
+        return 0;
+    case K_WHAT:
+        if ((v = keyword(arg, what_names, 2)) < 0)
+            return usage(cmd, "--what: expected events or summary, not '%s'", arg);
+        opt->what_summary = v == 1;
+        return 0;
+    case K_PER_RANK:
+        opt->per_rank = true;
+        return 0;
+    case K_KIND:
+        if ((v = keyword(arg, plot_names, 3)) < 0)
+            return usage(cmd, "--kind: expected gantt, durations or flame, not '%s'", arg);
+        opt->kind = (plot_kind)v;
+        return 0;
+    case K_OUTPUT:
+        opt->output = strcmp(arg, "-") == 0 ? NULL : arg;
+        return 0;
     case K_HELP:
         cli_command_help(cmd, stdout);
         return 1;
@@ -187,7 +242,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *opt)
     struct option longopts[N_OPTIONS + 1];
     size_t n = 0;
     for (size_t i = 0; i < N_OPTIONS; i++)
-        if (option_table[i].group == 0 || (cmd->options & option_table[i].group))
+        if (offered(cmd, option_table[i].group))
             longopts[n++] = option_table[i].opt;
     longopts[n] = (struct option){0};
 
@@ -196,19 +251,25 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *opt)
     opterr = 0;
     optind = 1;
     int key, rc = 0;
-    while (rc == 0 && (key = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+    const char *shorts = cmd->options & OPT_OUTPUT ? ":o:" : ":";
+    while (rc == 0 && (key = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
         if (key == '?' || key == ':')
             rc = usage(cmd, key == ':' ? "option '%s' needs an argument" : "unknown option '%s'",
                        argv[optind - 1]);
         else
             rc = apply(cmd, key, optarg, opt);
     }
-    if (rc == 0 && optind != argc - 1)
-        rc = usage(cmd, "%s", optind >= argc ? "missing FILE" : "expected exactly one FILE");
+    int n_files = cmd->run_pair ? 2 : 1;
+    if (rc == 0 && optind + n_files != argc)
+        rc = usage(cmd, "%s", optind + n_files > argc ? "missing FILE"
+                              : n_files == 1 ? "expected exactly one FILE"
+                                             : "expected exactly two FILEs");
     if (rc == 0 && opt->absolute && opt->origin != ORIGIN_DEFAULT)
         rc = usage(cmd, "%s", "--absolute and --origin exclude each other");
-    if (rc == 0)
+    if (rc == 0) {
         opt->file = argv[optind];
+        opt->file2 = n_files == 2 ? argv[optind + 1] : NULL;
+    }
     return rc;
 }
 
@@ -247,4 +308,34 @@ int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, s
         break;
     }
     return 0;
+}
+
+bool *cli_kept_regions(const scope_file *f, const scope_filter *flt, scope_error *err)
+{
+    bool *keep = malloc(scope_region_count(f) + 1);
+    for (size_t r = 0; keep && r < scope_region_count(f); r++) {
+        int k = scope_filter_region(f, flt, r, err);
+        if (k < 0) {
+            free(keep);
+            return NULL;
+        }
+        keep[r] = k;
+    }
+    if (!keep)
+        snprintf(err->message, sizeof err->message, "out of memory");
+    return keep;
+}
+
+int *cli_ranks(const scope_file *f, const scope_filter *flt, size_t *n, scope_error *err)
+{
+    int *ranks = malloc((scope_rank_count(f) + 1) * sizeof *ranks);
+    long k = ranks ? scope_filter_ranks(f, flt, ranks, err) : -1;
+    if (!ranks)
+        snprintf(err->message, sizeof err->message, "out of memory");
+    if (k < 0) {
+        free(ranks);
+        return NULL;
+    }
+    *n = (size_t)k;
+    return ranks;
 }

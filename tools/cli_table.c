@@ -1,6 +1,7 @@
 /* The CLI's result printer: typed cells stored compactly (text in one
  * arena), rendered as aligned tables, CSV (RFC 4180 quoting) or JSON. */
 #include "cli_table.h"
+#include "cli_escape.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -260,25 +261,6 @@ static void csv_string(const char *s, FILE *out)
     fputc('"', out);
 }
 
-static void json_string(const char *s, FILE *out)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch == '\n')
-            fputs("\\n", out);
-        else if (ch == '\t')
-            fputs("\\t", out);
-        else if (ch < 0x20 || ch == 0x7f)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 /* One cell in CSV or JSON. */
 static void print_value(const table *t, size_t row, size_t col, table_format fmt, FILE *out)
 {
@@ -288,7 +270,7 @@ static void print_value(const table *t, size_t row, size_t col, table_format fmt
         if (fmt == FORMAT_JSON)
             fputs("null", out);
     } else if (t->cols[col].kind == COL_TEXT) {
-        (fmt == FORMAT_JSON ? json_string : csv_string)(t->arena + c->v.text, out);
+        (fmt == FORMAT_JSON ? escape_json : csv_string)(t->arena + c->v.text, out);
     } else {
         render_number(&t->cols[col], c, fmt, buf, sizeof buf);
         fputs(buf, out);
@@ -319,7 +301,7 @@ static void json_object(const table *t, size_t row, FILE *out)
     for (size_t c = 0; c < t->n_cols; c++) {
         if (c > 0)
             fputs(", ", out);
-        json_string(t->cols[c].name, out);
+        escape_json(t->cols[c].name, out);
         fputs(": ", out);
         print_value(t, row, c, FORMAT_JSON, out);
     }
@@ -400,6 +382,8 @@ int report_print(report *r, FILE *out, table_format fmt, const char *sort, long 
                  scope_error *err)
 {
     int sort_col = -1;
+    if (r->n == 0) /* commands that wrote their own output */
+        return 0;
     if (sort && r->n > 0 && (sort_col = column_index(r->tables[0], sort, err)) < 0)
         return -1;
     if (fmt == FORMAT_JSON)
@@ -418,7 +402,7 @@ int report_print(report *r, FILE *out, table_format fmt, const char *sort, long 
             nr = (size_t)top;
         if (fmt == FORMAT_JSON) {
             fputs(i ? ",\n" : "\n", out);
-            json_string(t->name, out);
+            escape_json(t->name, out);
             fputs(": ", out);
         } else if (r->n > 1) {
             fprintf(out, i ? "\n%s%s\n" : "%s%s\n", fmt == FORMAT_CSV ? "# " : "", t->name);

@@ -62,35 +62,6 @@ static int per_rank_table(const scope_file *f, const scope_region_stats *st, siz
     return 0;
 }
 
-static void imbalance_table(const scope_file *f, const scope_filter *flt,
-                            const scope_region_stats *st, size_t n, report *out)
-{
-    table *t = report_table(out, "imbalance", false);
-    table_column(t, "region", COL_TEXT);
-    table_column(t, "ranks", COL_INT);
-    table_column(t, "min_rank", COL_INT);
-    table_column(t, "min", COL_DURATION);
-    table_column(t, "max_rank", COL_INT);
-    table_column(t, "max", COL_DURATION);
-    table_column(t, "mean", COL_DURATION);
-    table_column(t, "max_over_min", COL_RATIO);
-    table_column(t, "max_over_mean", COL_RATIO);
-    for (size_t i = 0; i < n; i++) {
-        scope_imbalance im;
-        if (scope_region_imbalance(f, st[i].region, flt, &im, NULL) < 0)
-            continue; /* not recorded on the selected ranks */
-        table_text(t, scope_region_name(f, st[i].region));
-        table_int(t, (int64_t)im.ranks);
-        table_int(t, im.min_rank);
-        table_num(t, im.min);
-        table_int(t, im.max_rank);
-        table_num(t, im.max);
-        table_num(t, im.mean);
-        table_num(t, im.max_over_min);
-        table_num(t, im.max_over_mean);
-    }
-}
-
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
     scope_filter flt;
@@ -101,20 +72,12 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     if (!st)
         return -1;
     regions_table(f, st, n, out);
-    /* the selected ranks, ascending and without repeats */
-    int *ranks = malloc(scope_rank_count(f) * sizeof *ranks);
+    int *ranks = cli_ranks(f, &flt, &n_ranks, err);
     int rc = ranks ? 0 : -1;
-    for (size_t i = 0; ranks && i < scope_rank_count(f); i++) {
-        bool keep = opt->n_ranks == 0;
-        for (size_t k = 0; k < opt->n_ranks; k++)
-            keep |= opt->ranks[k] == scope_rank_id(f, i);
-        if (keep)
-            ranks[n_ranks++] = scope_rank_id(f, i);
-    }
     if (rc == 0 && n_ranks > 1) {
         rc = per_rank_table(f, st, n, ranks, n_ranks, out, err);
         if (rc == 0)
-            imbalance_table(f, &flt, st, n, out);
+            cli_imbalance_table(f, &flt, out);
     }
     free(ranks);
     free(st);
@@ -131,7 +94,8 @@ const cli_command cmd_summary = {
         "the run: total / time span, where with several ranks total is the mean\n"
         "per-rank total (ranks without calls count as 0). With more than one rank,\n"
         "two more tables follow: per_rank (calls, total and self per region and rank)\n"
-        "and imbalance (max/min and max/mean of the per-rank totals).",
+        "and imbalance (max/min and max/mean of the per-rank totals, as 'scope\n"
+        "imbalance' prints them).",
     .example = "scope summary profiling_data.h5 --sort total --top 5",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
     .run = run,

@@ -4,21 +4,6 @@
 
 #include <stdlib.h>
 
-/* Which regions the include/exclude options keep; NULL on a bad regex. */
-static bool *kept_regions(const scope_file *f, const scope_filter *flt, scope_error *err)
-{
-    bool *keep = malloc(scope_region_count(f) + 1);
-    for (size_t r = 0; keep && r < scope_region_count(f); r++) {
-        int k = scope_filter_region(f, flt, r, err);
-        if (k < 0) {
-            free(keep);
-            return NULL;
-        }
-        keep[r] = k;
-    }
-    return keep;
-}
-
 static void fill(table *t, const scope_call *calls, size_t n, const scope_children *ch,
                  const bool *keep, int64_t origin, bool threads)
 {
@@ -58,7 +43,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         return -1;
     int rank = opt->has_rank ? opt->rank : scope_rank_id(f, 0);
     size_t n = 0;
-    bool *keep = kept_regions(f, &flt, err);
+    bool *keep = cli_kept_regions(f, &flt, err);
     scope_call *calls = keep ? scope_call_stack(f, rank, &n, err) : NULL;
     scope_children ch = {0};
     int rc = calls ? scope_call_stack_children(calls, n, &ch, err) : -1;

@@ -11,6 +11,10 @@ static const cli_command *const commands[] = {
     &cmd_summary,
     &cmd_events,
     &cmd_tree,
+    &cmd_imbalance,
+    &cmd_export,
+    &cmd_plot,
+    &cmd_diff,
     &cmd_check,
     &cmd_symbols,
     &cmd_run,
@@ -25,6 +29,32 @@ static void usage(FILE *out)
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fputs("\n'scope COMMAND --help' describes a command; 'scope --version' the version.\n", out);
+}
+
+/* Open both files, compare, print (commands with run_pair). */
+static int run_pair_command(const cli_command *cmd, const cli_options *opt)
+{
+    scope_error err = {{0}};
+    const char *failed = opt->file;
+    scope_file *a = scope_open(opt->file, &err), *b = NULL;
+    if (a && !(b = scope_open(opt->file2, &err)))
+        failed = opt->file2;
+    report *r = report_new();
+    int rc = a && b ? cmd->run_pair(a, b, opt, r, &err) : -1;
+    if (rc == 0)
+        rc = report_print(r, stdout, opt->format, opt->sort, opt->top, &err);
+    if (rc == 0 && fflush(stdout) != 0) {
+        snprintf(err.message, sizeof err.message, "cannot write the output");
+        rc = -1;
+    }
+    if (rc < 0 && !(a && b))
+        fprintf(stderr, "scope: %s: %s\n", failed, err.message);
+    else if (rc < 0) /* the message names the file */
+        fprintf(stderr, "scope: %s\n", err.message);
+    report_free(r);
+    scope_close(a);
+    scope_close(b);
+    return rc < 0 ? 2 : 0;
 }
 
 /* Open, run, print. The exit status: 0, or 2 with one line on stderr. */
@@ -69,7 +99,8 @@ int main(int argc, char **argv)
         cli_options opt;
         int rc = cli_parse(commands[i], argc - 1, argv + 1, &opt);
         if (rc == 0)
-            rc = run_file_command(commands[i], &opt);
+            rc = commands[i]->run_pair ? run_pair_command(commands[i], &opt)
+                                       : run_file_command(commands[i], &opt);
         cli_options_free(&opt);
         return rc == 1 ? 0 : rc;
     }

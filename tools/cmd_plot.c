@@ -1,0 +1,47 @@
+/* scope plot: draw the profile as a standalone SVG: a Gantt chart, duration
+ * bars or a flame graph (plot_<kind>.c). */
+#include "cli.h"
+#include "plot.h"
+
+#include <stdlib.h>
+
+static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
+{
+    (void)out; /* writes its own output */
+    static int (*const plots[])(const scope_file *, const scope_filter *, FILE *,
+                                scope_error *) = {plot_gantt, plot_durations, plot_flame};
+    scope_filter flt;
+    size_t n_ranks = 0;
+    if (cli_filter(f, opt, &flt, err) < 0)
+        return -1;
+    /* check the selection before creating the output */
+    bool *keep = cli_kept_regions(f, &flt, err);
+    int *ranks = keep ? cli_ranks(f, &flt, &n_ranks, err) : NULL;
+    free(keep);
+    free(ranks);
+    if (!ranks)
+        return -1;
+    FILE *file = cli_output_open(opt->output, err);
+    if (!file)
+        return -1;
+    int rc = plots[opt->kind](f, &flt, file, err);
+    return cli_output_close(file, opt->output, rc < 0, err);
+}
+
+const cli_command cmd_plot = {
+    .name = "plot",
+    .summary = "draw an SVG: Gantt chart per rank, duration bars, or flame graph",
+    .description =
+        "Draw the profile as a standalone SVG (open it in a browser; hover a bar for\n"
+        "its numbers).\n"
+        "  --kind gantt      one lane per rank (and thread), a bar per call coloured\n"
+        "                    by region, nested calls below their callers; the time\n"
+        "                    axis starts at the first region entry\n"
+        "  --kind durations  total time of every region on every rank\n"
+        "  --kind flame      the call stack merged by path over the selected ranks,\n"
+        "                    widths = total time\n"
+        "--include/--exclude hide regions (their nested calls move up).",
+    .example = "scope plot profiling_data.h5 --kind gantt -o gantt.svg",
+    .options = OPT_REGIONS | OPT_RANKS | OPT_OUTPUT | OPT_PLOT | OPT_NO_FORMAT,
+    .run = run,
+};

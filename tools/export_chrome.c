@@ -1,0 +1,114 @@
+/* Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev): one process
+ * per rank, one track per thread, an "X" (complete) event per call in
+ * call-stack order, so parents come before the children they contain. */
+#include "cli.h"
+#include "cli_escape.h"
+#include "export.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+/* The rank's distinct thread ids in order of first call; NULL: no memory. */
+static int *thread_ids(const scope_call *calls, size_t n, size_t *n_threads)
+{
+    int *tids = malloc((n + 1) * sizeof *tids);
+    *n_threads = 0;
+    for (size_t i = 0; tids && i < n; i++) {
+        size_t k = 0;
+        while (k < *n_threads && tids[k] != calls[i].thread_id)
+            k++;
+        if (k == *n_threads)
+            tids[(*n_threads)++] = calls[i].thread_id;
+    }
+    return tids;
+}
+
+/* Start the next element of traceEvents. */
+static void next_event(FILE *out, bool *first)
+{
+    fputs(*first ? "\n{" : ",\n{", out);
+    *first = false;
+}
+
+static void metadata(FILE *out, bool *first, const char *what, int pid, int tid,
+                     const char *name, int sort_index)
+{
+    next_event(out, first);
+    fprintf(out, "\"ph\": \"M\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, \"args\": {",
+            what, pid, tid);
+    if (name) {
+        fputs("\"name\": ", out);
+        escape_json(name, out);
+    } else {
+        fprintf(out, "\"sort_index\": %d", sort_index);
+    }
+    fputs("}}", out);
+}
+
+static void microseconds(FILE *out, const char *key, int64_t ns)
+{
+    /* exact: ns / 1000 with three decimals, no rounding through a double */
+    int64_t a = ns < 0 ? -ns : ns;
+    fprintf(out, "\"%s\": %s%" PRId64 ".%03" PRId64, key, ns < 0 ? "-" : "", a / 1000, a % 1000);
+}
+
+static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t origin,
+                      FILE *out, bool *first, scope_error *err)
+{
+    size_t n = 0, n_threads = 0;
+    scope_call *calls = scope_call_stack(f, rank, &n, err);
+    int *tids = calls ? thread_ids(calls, n, &n_threads) : NULL;
+    if (!tids) {
+        free(calls);
+        return -1;
+    }
+    char label[64];
+    snprintf(label, sizeof label, "rank %d", rank);
+    metadata(out, first, "process_name", rank, 0, label, 0);
+    metadata(out, first, "process_sort_index", rank, 0, NULL, rank);
+    for (size_t k = 0; k < n_threads; k++) {
+        if (scope_has_thread_ids(f))
+            snprintf(label, sizeof label, "thread %d", tids[k]);
+        metadata(out, first, "thread_name", rank, tids[k], label, 0);
+        metadata(out, first, "thread_sort_index", rank, tids[k], NULL, (int)k);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const scope_call *c = &calls[i];
+        if (!keep[c->region])
+            continue;
+        next_event(out, first);
+        fputs("\"ph\": \"X\", \"name\": ", out);
+        escape_json(c->name, out);
+        fprintf(out, ", \"cat\": \"region\", \"pid\": %d, \"tid\": %d, ", rank, c->thread_id);
+        microseconds(out, "ts", c->start_ns - origin);
+        fputs(", ", out);
+        microseconds(out, "dur", c->end_ns - c->start_ns);
+        fprintf(out, ", \"args\": {\"call_index\": %zu, \"call_id\": %zu, \"depth\": %d}}",
+                c->call_index, i, c->depth);
+    }
+    free(tids);
+    free(calls);
+    return 0;
+}
+
+int export_chrome(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err)
+{
+    size_t n_ranks = 0;
+    bool *keep = cli_kept_regions(f, flt, err);
+    int *ranks = keep ? cli_ranks(f, flt, &n_ranks, err) : NULL;
+    int rc = ranks ? 0 : -1;
+    int64_t origin = scope_filter_origin_ns(f, flt);
+    bool first = true;
+    if (rc == 0) {
+        fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"file\": ", out);
+        escape_json(scope_file_path(f), out);
+        fprintf(out, ", \"origin_ns\": %" PRId64 "},\n\"traceEvents\": [", origin);
+    }
+    for (size_t i = 0; rc == 0 && i < n_ranks; i++)
+        rc = write_rank(f, ranks[i], keep, origin, out, &first, err);
+    if (rc == 0)
+        fputs("\n]}\n", out);
+    free(keep);
+    free(ranks);
+    return rc;
+}
