@@ -79,18 +79,6 @@ void scope_clock_stop(struct scope_clock_calibration *c)
     read_pair(&c->raw1, &c->ns1);
 }
 
-int64_t scope_clock_to_ns(const struct scope_clock_calibration *c, uint64_t raw)
-{
-    if (!c->uses_tsc)
-        return (int64_t)raw;
-    __int128 draw = (__int128)raw - (__int128)c->raw0;
-    __int128 span_raw = (__int128)c->raw1 - (__int128)c->raw0;
-    __int128 span_ns = (__int128)c->ns1 - (__int128)c->ns0;
-    if (span_raw <= 0 || span_ns <= 0)
-        return c->ns0 + (int64_t)(draw / 3);   /* no interval yet: ~3 GHz guess */
-    return c->ns0 + (int64_t)(draw * span_ns / span_raw);
-}
-
 const char *scope_clock_name(void)
 {
     return scope_clock_uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC";
@@ -102,4 +90,30 @@ int64_t scope_clock_offset_at(const struct scope_clock_offsets *o, int64_t t)
         return o->offset1;
     __int128 drift = (__int128)(o->offset1 - o->offset0) * (t - o->t0) / (o->t1 - o->t0);
     return o->offset0 + (int64_t)drift;
+}
+
+void scope_clock_map_init(struct scope_clock_map *m, const struct scope_clock_calibration *c,
+                          const struct scope_clock_offsets *to_root)
+{
+    const unsigned __int128 one = (unsigned __int128)1 << 64;
+    unsigned __int128 per_tick = one;   /* ns per raw unit, 64-bit fraction */
+    int64_t ns0 = 0;
+    m->raw0 = 0;
+    if (c->uses_tsc) {
+        int64_t span_ns = c->ns1 - c->ns0;
+        uint64_t span_raw = c->raw1 - c->raw0;
+        per_tick = span_ns > 0 && span_raw > 0
+                       ? ((unsigned __int128)span_ns << 64) / span_raw
+                       : one / 3;   /* no interval: a 3 GHz guess */
+        m->raw0 = c->raw0;
+        ns0 = c->ns0;
+    }
+    /* ns - offset(ns) has slope 1 - (offset1 - offset0) / (t1 - t0). */
+    int64_t dt = to_root->t1 - to_root->t0;
+    int64_t doff = to_root->offset1 - to_root->offset0;
+    if (dt > 0 && doff != 0 && doff < dt)
+        per_tick = per_tick / (unsigned __int128)dt * (unsigned __int128)(dt - doff) +
+                   per_tick % (unsigned __int128)dt * (unsigned __int128)(dt - doff) / (unsigned __int128)dt;
+    m->mult = per_tick;
+    m->base = ns0 - scope_clock_offset_at(to_root, ns0);
 }

@@ -12,6 +12,17 @@ static int by_start(const void *a, const void *b)
     return (x->end > y->end) - (x->end < y->end);
 }
 
+/* A thread's records come in end order, which for most regions is already
+ * start order: check before paying for a sort. */
+static void sort_by_start(struct scope_event *e, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (by_start(&e[i - 1], &e[i]) > 0) {
+            qsort(e, n, sizeof(*e), by_start);
+            return;
+        }
+}
+
 int scope_event_groups_build(struct scope_event_groups *g, const struct scope_event *events,
                              size_t n, const uint32_t *hook_region, size_t nhooks,
                              size_t nregions)
@@ -42,8 +53,7 @@ int scope_event_groups_build(struct scope_event_groups *g, const struct scope_ev
     free(fill);
     g->count = g->region_begin[nregions];
     for (size_t r = 0; r < nregions; r++)
-        qsort(g->events + g->region_begin[r], g->region_begin[r + 1] - g->region_begin[r],
-              sizeof(*g->events), by_start);
+        sort_by_start(g->events + g->region_begin[r], g->region_begin[r + 1] - g->region_begin[r]);
     return 0;
 }
 

@@ -15,11 +15,11 @@ int scope_local_events_build(struct scope_event_groups *g, const struct scope_cl
     *g = (struct scope_event_groups){0};
     if (scope_buffers_collect(&raw, &n, err, errlen) != 0)
         return -1;
+    struct scope_clock_map map;
+    scope_clock_map_init(&map, &scope_rt.clock, to_root);
     for (size_t i = 0; i < n; i++) {
-        int64_t start = scope_clock_to_ns(&scope_rt.clock, (uint64_t)raw[i].start);
-        int64_t end = scope_clock_to_ns(&scope_rt.clock, (uint64_t)raw[i].end);
-        raw[i].start = start - scope_clock_offset_at(to_root, start);
-        raw[i].end = end - scope_clock_offset_at(to_root, end);
+        raw[i].start = scope_clock_map_apply(&map, (uint64_t)raw[i].start);
+        raw[i].end = scope_clock_map_apply(&map, (uint64_t)raw[i].end);
     }
     uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
     int rc = -1;

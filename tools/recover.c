@@ -163,9 +163,12 @@ static int collect_events(const struct scope_recover_options *o, const struct sc
             return -1;
     }
     struct scope_clock_calibration c = calibration(m);
+    struct scope_clock_offsets to_root = {0, m->clock_offset_ns, 0, m->clock_offset_ns};
+    struct scope_clock_map map;
+    scope_clock_map_init(&map, &c, &to_root);
     for (size_t i = 0; i < a->count; i++) {
-        a->data[i].start = scope_clock_to_ns(&c, (uint64_t)a->data[i].start) - m->clock_offset_ns;
-        a->data[i].end = scope_clock_to_ns(&c, (uint64_t)a->data[i].end) - m->clock_offset_ns;
+        a->data[i].start = scope_clock_map_apply(&map, (uint64_t)a->data[i].start);
+        a->data[i].end = scope_clock_map_apply(&map, (uint64_t)a->data[i].end);
     }
     return 0;
 }

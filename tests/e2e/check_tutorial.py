@@ -101,7 +101,7 @@ def check_rank(events, rank):
                      f"expected {lo:.3f} s (at most +{WORST:.3f})")
             overshoot.setdefault(e["name"], []).append(e["duration"] - lo)
     for name, extra in overshoot.items():
-        if statistics.median(extra) > SLACK:
+        if len(extra) >= 6 and statistics.median(extra) > SLACK:
             fail(f"rank {rank}: {name} runs typically {statistics.median(extra):.6f} s "
                  f"over its sleep (more than {SLACK:.3f})")
 
