@@ -72,6 +72,12 @@ static int cmp_by_start(const void *a, const void *b, void *ctx)
 static int index_series(series *s, const char *where, scope_error *err)
 {
     const scope_series *p = &s->pub;
+    /* +-2^60 ns is 36 years: beyond it, differences of times could overflow */
+    const int64_t limit = INT64_C(1) << 60;
+    for (size_t i = 0; i < p->count; i++)
+        if (p->start_ns[i] < -limit || p->start_ns[i] > limit || p->end_ns[i] < -limit ||
+            p->end_ns[i] > limit)
+            return reader_fail(err, "%s: call %zu: time out of range", where, i);
     s->sorted = true;
     for (size_t i = 0; i < p->count; i++) {
         if (p->end_ns[i] < p->start_ns[i])

@@ -10,7 +10,7 @@
  *    (not ours to fix), so a child that dies before scope_open returned is
  *    counted and reported, not failed; one that dies in the analyses (which
  *    only touch memory the reader filled) fails the test.
- * usage: fuzz_reader [MUTATIONS] (per fixture and kind; default 150);
+ * usage: fuzz_reader [MUTATIONS] (per fixture and kind; default 100);
  * FUZZ_KEEP=PATH keeps the first failing file there. */
 #include "fixtures.h"
 #include "scope_reader.h"
@@ -260,7 +260,7 @@ static int fuzz(const char *fixture, const char *mutant, unsigned mutations, uns
 
 int main(int argc, char **argv)
 {
-    unsigned mutations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 150;
+    unsigned mutations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 100;
     char fixture[256], mutant[256];
     snprintf(fixture, sizeof fixture, "/tmp/scope-fuzz-%d.h5", (int)getpid());
     snprintf(mutant, sizeof mutant, "/tmp/scope-fuzz-%d-mutant.h5", (int)getpid());
