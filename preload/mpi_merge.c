@@ -4,8 +4,10 @@
  * chunks; rank 0 writes them as they come, so its memory does not grow
  * with the number of ranks. All of it runs on a private communicator. */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "local_events.h"
 #include "mpi_merge.h"
@@ -171,7 +173,18 @@ struct receive_state {
     int next_rank;         /* first rank not yet received */
     char *buf;
     struct scope_chunk *chunk;
+    int64_t began;         /* for the progress line */
+    int progress_shown;
 };
+
+/* On a terminal, a merge that takes more than a second says how far it is. */
+static void show_progress(struct receive_state *s, int rank)
+{
+    if (!isatty(STDERR_FILENO) || scope_monotonic_ns() - s->began < 1000000000)
+        return;
+    fprintf(stderr, "\rscope: merging rank %d of %d", rank, nranks);
+    s->progress_shown = 1;
+}
 
 /* Receives one region of rank r; writes it when w is not NULL. */
 static int receive_region(int r, const struct scope_writer_api *api, scope_writer *w,
@@ -210,6 +223,7 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
     int rc = 0;
     for (; s->next_rank < nranks; s->next_rank++) {
         int r = s->next_rank;
+        show_progress(s, r);
         PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
         struct rank_header rh;
         size_t len = recv_blob(r, TAG_RANK, s->buf, CHUNK_BYTES);
@@ -226,6 +240,8 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
             rc = -1;
         free(host);
     }
+    if (s->progress_shown)
+        fputc('\n', stderr);
     return w ? rc : -1;
 }
 
@@ -270,7 +286,7 @@ void scope_mpi_before_finalize(void)
     int64_t run_start;
     PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comm);
 
-    struct receive_state s = {1, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk))};
+    struct receive_state s = {1, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk)), began, 0};
     int written = 0;
     if (!s.buf || !s.chunk) {
         scope_log("rank %d: out of memory for the merge", my_rank);
