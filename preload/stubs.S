@@ -10,6 +10,31 @@
 
         .text
 
+/* The nine integer registers a call may clobber (72 bytes of stack). */
+        .macro SAVE_SCRATCH
+        pushq   %rax
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %r11
+        .endm
+
+        .macro RESTORE_SCRATCH
+        popq    %r11
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        popq    %rax
+        .endm
+
 /* Stack on entry: [rsp] = hook id (pushed by the trampoline),
  * [rsp+8] = the caller's return address. scope_on_entry(frame) replaces
  * frame[0] with the address to continue at (the relocated prologue) and,
@@ -20,29 +45,13 @@
 scope_entry_common:
         .cfi_startproc
         .cfi_def_cfa_offset 16
-        pushq   %rax
-        pushq   %rcx
-        pushq   %rdx
-        pushq   %rsi
-        pushq   %rdi
-        pushq   %r8
-        pushq   %r9
-        pushq   %r10
-        pushq   %r11
+        SAVE_SCRATCH
         subq    $8, %rsp                /* 16-byte alignment for the call */
         .cfi_def_cfa_offset 96
         leaq    80(%rsp), %rdi
         call    scope_on_entry
         addq    $8, %rsp
-        popq    %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rdi
-        popq    %rsi
-        popq    %rdx
-        popq    %rcx
-        popq    %rax
+        RESTORE_SCRATCH
         leaq    8(%rsp), %rsp           /* drop the slot, keep the flags */
         .cfi_def_cfa_offset 8
         jmp     *-8(%rsp)               /* below rsp but inside the red zone */
@@ -59,27 +68,11 @@ scope_exit_stub:
         .cfi_startproc
         .cfi_undefined rip
         subq    $8, %rsp                /* becomes the real return address */
-        pushq   %rax
-        pushq   %rcx
-        pushq   %rdx
-        pushq   %rsi
-        pushq   %rdi
-        pushq   %r8
-        pushq   %r9
-        pushq   %r10
-        pushq   %r11
+        SAVE_SCRATCH
         leaq    80(%rsp), %rdi
         call    scope_on_exit
         movq    %rax, 72(%rsp)
-        popq    %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rdi
-        popq    %rsi
-        popq    %rdx
-        popq    %rcx
-        popq    %rax
+        RESTORE_SCRATCH
         /* A jmp, not a ret: the hooked function's ret already consumed the
          * return-stack prediction of this call, and one more ret would
          * leave every later return of the caller's chain mispredicted. */

@@ -3,6 +3,8 @@
  * drift, the clock offset and its linear drift, the non-TSC identity, and
  * the interpolation of offsets. */
 #include <check.h>
+
+#include "../check_main.h"
 #include <stdlib.h>
 
 #include "clock.h"
@@ -58,9 +60,5 @@ int main(void)
     tcase_add_test(tc, offset_and_drift);
     tcase_add_test(tc, constant_offset);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return scope_check_run(s);
 }

@@ -2,6 +2,8 @@
  * line, every error message with its line number, includes (nesting,
  * recursion, depth), SCOPE_FUNCTIONS, matching rules and size parsing. */
 #include <check.h>
+
+#include "../check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,9 +433,5 @@ static Suite *config_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(config_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return scope_check_run(config_suite());
 }

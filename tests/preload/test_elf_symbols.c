@@ -3,6 +3,8 @@
  * the file), a small ELF image built here
  * (and every way of corrupting it), garbage, empty and truncated files. */
 #include <check.h>
+
+#include "../check_main.h"
 #include <dlfcn.h>
 #include <elf.h>
 #include <stdbool.h>
@@ -371,9 +373,5 @@ static Suite *elf_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(elf_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return scope_check_run(elf_suite());
 }

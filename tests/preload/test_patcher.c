@@ -5,6 +5,8 @@
  * compute the same results through its trampoline. */
 #include <Zydis/Zydis.h>
 #include <check.h>
+
+#include "../check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,9 +168,5 @@ int main(void)
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, live_patch_keeps_results);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return scope_check_run(s);
 }

@@ -2,6 +2,8 @@
  * decoding of every hook id width, 56-bit timestamp wrap-around, and the
  * all-zero empty slot. */
 #include <check.h>
+
+#include "../check_main.h"
 #include <stdlib.h>
 
 #include "record.h"
@@ -71,9 +73,5 @@ int main(void)
     tcase_add_test(tc, wrap_past_56_bits);
     tcase_add_test(tc, empty_slot);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return scope_check_run(s);
 }

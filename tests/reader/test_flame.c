@@ -5,6 +5,8 @@
 #include "scope_reader.h"
 
 #include <check.h>
+
+#include "../check_main.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -209,9 +211,5 @@ int main(void)
     tcase_add_test(tc, recursion_paths);
     tcase_add_test(tc, threads_merge);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return scope_check_run(s);
 }

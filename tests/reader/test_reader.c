@@ -5,6 +5,8 @@
 #include "scope_reader.h"
 
 #include <check.h>
+
+#include "../check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -584,9 +586,5 @@ static Suite *reader_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(reader_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return scope_check_run(reader_suite());
 }

@@ -3,6 +3,8 @@
  * temporary-file protocol, name escaping, and that every kind of error comes
  * back as -1 with a message and without HDF5 printing anything. */
 #include <check.h>
+
+#include "../check_main.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -481,9 +483,5 @@ static Suite *writer_suite(void)
 
 int main(void)
 {
-    SRunner *runner = srunner_create(writer_suite());
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return scope_check_run(writer_suite());
 }
