@@ -65,11 +65,12 @@ __attribute__((noinline)) void collectives(void)
     MPI_Exscan(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 
     MPI_Request req[3];
+    MPI_Status st[3];
     double y = 0, z = 0;
     MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[0]);
     MPI_Iallreduce(&x, &z, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &req[1]);
     MPI_Ibcast(&root_value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req[2]);
-    MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(3, req, st);
     check(y == size * (size + 1) / 2.0 && z == size, "MPI_Iallreduce");
     free(all);
     free(counts);
@@ -95,12 +96,13 @@ __attribute__((noinline)) void point_to_point(void)
     check(in[1] == peer + 1, "MPI_Recv");
     /* 3 MPI_Isend + 3 MPI_Irecv, 1 MPI_Waitall */
     MPI_Request req[6];
+    MPI_Status st[6];
     double bufs[3][N];
     for (int i = 0; i < 3; i++) {
         MPI_Irecv(bufs[i], N, MPI_DOUBLE, peer, 10 + i, MPI_COMM_WORLD, &req[i]);
         MPI_Isend(out, N, MPI_DOUBLE, peer, 10 + i, MPI_COMM_WORLD, &req[3 + i]);
     }
-    MPI_Waitall(6, req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(6, req, st);
     /* 1 MPI_Isend + 1 MPI_Irecv completed by 1 MPI_Waitany, 1 MPI_Wait,
      * then 1 MPI_Test on the finished (null) request */
     int which, flag;
