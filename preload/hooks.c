@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
@@ -21,20 +22,32 @@ static inline uint64_t now_raw(void)
     return t;
 }
 
+/* Takes the next record slot in one instruction (xadd without lock:
+ * atomic against a signal handler on this thread, which is all that can
+ * interleave), so a handler that records takes another slot. May return a
+ * slot past the end when a handler filled the buffer meanwhile. */
+static inline struct scope_record *reserve(struct scope_thread *t)
+{
+    uintptr_t slot = sizeof(struct scope_record);
+    __asm__ volatile("xaddq %0, %1" : "+r"(slot), "+m"(t->cur) : : "memory");
+    return (struct scope_record *)slot;
+}
+
 static inline void emit(struct scope_thread *t, uint64_t start, uint64_t end, uint32_t hook)
 {
     if (!scope_recording)
         return;
-    if (unlikely(t->cur == t->end)) {
-        scope_call_saving_fpu(scope_thread_flush, t);
-        if (t->cur == t->end)
-            return;
+    struct scope_record *r;
+    for (;;) {
+        if (unlikely(t->cur >= t->end)) {
+            scope_call_saving_fpu(scope_thread_flush, t);
+            if (t->cur >= t->end)
+                return;
+        }
+        r = reserve(t);
+        if (likely(r < t->end))
+            break;
     }
-    /* Reserve the slot before filling it: a signal handler that records in
-     * between takes the next slot instead of overwriting this one. */
-    struct scope_record *r = t->cur;
-    t->cur = r + 1;
-    __asm__ volatile("" ::: "memory");
     scope_record_encode(r, start, end, hook);
 }
 
@@ -58,6 +71,24 @@ static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t n
     }
 }
 
+/* Opens a frame. Marked busy while the frame is half written: a signal
+ * handler that calls a hooked function in that window passes through
+ * unrecorded instead of taking the same frame. */
+static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t hook, uint64_t now)
+{
+    struct scope_shadow_frame *f = t->sp;
+    t->busy = 1;
+    __asm__ volatile("" ::: "memory");
+    f->return_address = *slot;
+    f->slot = slot;
+    f->hook = hook;
+    f->start = now;
+    t->sp = f + 1;
+    *slot = (uint64_t)(uintptr_t)scope_exit_stub;
+    __asm__ volatile("" ::: "memory");
+    t->busy = 0;
+}
+
 /* Everything the fast path below does not handle: the thread's first
  * call, recursion into scope, recording off, no TSC, dead frames, a full
  * shadow stack. Kept out of line so the fast path saves no registers. */
@@ -77,18 +108,11 @@ static __attribute__((noinline, cold)) void entry_slow(struct scope_thread *t, u
     uint64_t now = now_raw();
     if (t->sp > t->sp_base && (t->sp - 1)->slot <= slot)
         close_dead_frames(t, slot, now);
-    struct scope_shadow_frame *f = t->sp;
-    if (f == t->sp_limit) {
+    if (t->sp == t->sp_limit) {
         t->too_deep++;
         return;
     }
-    f->return_address = *slot;
-    f->slot = slot;
-    f->hook = hook;
-    f->start = now;
-    __asm__ volatile("" ::: "memory");
-    t->sp = f + 1;
-    *slot = (uint64_t)(uintptr_t)scope_exit_stub;
+    push_frame(t, slot, hook, now);
 }
 
 __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
@@ -104,13 +128,7 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
         entry_slow(t, frame, hook);
         return;
     }
-    f->return_address = *slot;
-    f->slot = slot;
-    f->hook = hook;
-    f->start = __builtin_ia32_rdtsc();
-    __asm__ volatile("" ::: "memory");
-    t->sp = f + 1;
-    *slot = (uint64_t)(uintptr_t)scope_exit_stub;
+    push_frame(t, slot, hook, __builtin_ia32_rdtsc());
 }
 
 /* The general exit: frames above ours were skipped (longjmp past them) and
@@ -137,16 +155,20 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     struct scope_thread *t = &scope_tls;
     uint64_t *slot = caller_sp - 1;
     if (unlikely(t->sp == t->sp_base || (t->sp - 1)->slot != slot || !scope_recording ||
-                 !scope_clock_uses_tsc || t->cur == t->end))
+                 !scope_clock_uses_tsc || t->cur >= t->end))
         return exit_slow(t, slot);
     struct scope_shadow_frame *f = t->sp - 1;
     uint64_t now = __builtin_ia32_rdtsc();
-    struct scope_record *r = t->cur;
-    t->cur = r + 1;   /* reserve before filling: see emit() */
-    __asm__ volatile("" ::: "memory");
+    struct scope_record *r = reserve(t);
+    if (unlikely(r >= t->end))
+        return exit_slow(t, slot);   /* a signal handler filled the buffer */
     scope_record_encode(r, f->start, now, f->hook);
+    /* Read the frame before giving it up: once sp moves, a signal handler's
+     * hooked call may take it. */
+    uint64_t ret = f->return_address;
+    __asm__ volatile("" ::: "memory");
     t->sp = f;
-    return f->return_address;
+    return ret;
 }
 
 /* An exception is about to unwind this thread's stack: the unwinder must

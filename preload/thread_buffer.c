@@ -182,12 +182,14 @@ void scope_thread_flush(void *arg)
     t->busy++;
     if (b->spill_fd < 0)
         b->spill_fd = open(b->header->spill_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    size_t used = (size_t)(t->cur - b->records) * sizeof(struct scope_record);
+    /* cur may lie past the end when a signal handler raced for the last slot */
+    struct scope_record *end = t->cur < t->end ? t->cur : t->end;
+    size_t used = (size_t)(end - b->records) * sizeof(struct scope_record);
     if (b->spill_fd < 0 || write_all(b->spill_fd, b->records, used) != 0) {
         fprintf(stderr, "scope: cannot spill to %s (%s): recording stops on this thread\n",
                 b->header->spill_path, strerror(errno));
         t->status = SCOPE_THREAD_OFF;
-        t->end = t->cur;
+        t->cur = t->end = end;
     } else {
         memset(b->records, 0, used);
         t->cur = b->records;
