@@ -311,12 +311,13 @@ int scope_config_match(struct scope_config *cfg, const char *name,
 {
     int decided = -1;
     for (size_t i = 0; i < cfg->npatterns; i++) {
-        const struct scope_pattern *pat = &cfg->patterns[i];
-        if (pattern_matches(pat, name, module_path))
-            decided = pat->exclude ? -1 : (int)i;
+        struct scope_pattern *pat = &cfg->patterns[i];
+        if (!pattern_matches(pat, name, module_path))
+            continue;
+        decided = pat->exclude ? -1 : (int)i;
+        if (!pat->exclude)
+            pat->matches++;   /* even if a later exclude removes it */
     }
-    if (decided >= 0)
-        cfg->patterns[decided].matches++;
     return decided;
 }
 

@@ -21,7 +21,7 @@ struct scope_pattern {
     char *source;          /* file the pattern came from ("SCOPE_FUNCTIONS" for env) */
     int line;              /* line in that file, 0 for env */
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
-    unsigned matches;      /* symbols matched, counted by scope_config_match */
+    unsigned matches;      /* symbols it matched, counted by scope_config_match */
 };
 
 struct scope_config {
@@ -51,7 +51,9 @@ int scope_config_add_functions(struct scope_config *cfg, const char *list,
 /* Does symbol `name` defined in the module at `module_path` get hooked?
  * Patterns apply in order; the last one that matches wins, so an exclude
  * after an include removes it. Returns the index of the deciding include
- * pattern, or -1. Counts matches on the include patterns. */
+ * pattern, or -1. Counts, on every include pattern the symbol matches,
+ * one match (decided or not: a line whose functions a later exclude removes
+ * did match something). */
 int scope_config_match(struct scope_config *cfg, const char *name,
                        const char *module_path);
 

@@ -65,17 +65,17 @@ static int load_config(void)
     scope_config_init(&scope_rt.config);
     if (path && *path) {
         if (scope_config_load_file(&scope_rt.config, path, err, sizeof(err)) != 0) {
-            scope_log("%s; profiling disabled", err);
+            scope_warn("%s; profiling disabled", err);
             return -1;
         }
     } else if (access("scope.conf", R_OK) == 0 &&
                scope_config_load_file(&scope_rt.config, "scope.conf", err, sizeof(err)) != 0) {
-        scope_log("%s; profiling disabled", err);
+        scope_warn("%s; profiling disabled", err);
         return -1;
     }
     const char *list = getenv("SCOPE_FUNCTIONS");
     if (list && scope_config_add_functions(&scope_rt.config, list, err, sizeof(err)) != 0) {
-        scope_log("SCOPE_FUNCTIONS: %s; profiling disabled", err);
+        scope_warn("SCOPE_FUNCTIONS: %s; profiling disabled", err);
         return -1;
     }
     const char *out = getenv("SCOPE_OUTPUT");
@@ -86,7 +86,7 @@ static int load_config(void)
     }
     if (scope_rt.config.npatterns == 0) {
         if (scope_rt.main_target)
-            scope_log("no functions to profile: give a config (-c, SCOPE_CONFIG or ./scope.conf) "
+            scope_warn("no functions to profile: give a config (-c, SCOPE_CONFIG or ./scope.conf) "
                       "or SCOPE_FUNCTIONS");
         return -1;
     }

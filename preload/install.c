@@ -107,13 +107,13 @@ static int prepare(struct candidate *c, struct scope_patch *patch)
     char why[256];
     uint32_t id = (uint32_t)scope_rt.nhooks;
     if (id >= SCOPE_MAX_HOOKS) {
-        scope_log("warning: more than %d functions selected: %s (%s) not hooked",
+        scope_warn("warning: more than %d functions selected: %s (%s) not hooked",
                   SCOPE_MAX_HOOKS, c->symbol, c->module);
         return -1;
     }
     if (scope_patch_prepare(c->address, c->size, id, patch, &scope_hook_targets[id], why,
                             sizeof(why)) != 0) {
-        scope_log("warning: cannot hook %s (%s): %s", c->symbol, c->module, why);
+        scope_warn("warning: cannot hook %s (%s): %s", c->symbol, c->module, why);
         return -1;
     }
     uint32_t region = region_of(c->name);
@@ -138,9 +138,9 @@ static void report_unmatched(void)
         if (p->exclude || p->matches)
             continue;
         if (p->line)
-            scope_log("warning: %s:%d: '%s' matches no function", p->source, p->line, p->text);
+            scope_warn("warning: %s:%d: '%s' matches no function", p->source, p->line, p->text);
         else
-            scope_log("warning: %s: '%s' matches no function", p->source, p->text);
+            scope_warn("warning: %s: '%s' matches no function", p->source, p->text);
     }
 }
 
@@ -171,7 +171,7 @@ size_t scope_install_hooks(void)
     char why[256];
     for (size_t i = 0; i < scope_rt.nhooks; i++) {
         if (scope_patch_apply(&patches[i], why, sizeof(why)) != 0)
-            scope_log("warning: cannot hook %s (%s): %s", scope_rt.hooks[i].symbol,
+            scope_warn("warning: cannot hook %s (%s): %s", scope_rt.hooks[i].symbol,
                       scope_rt.hooks[i].module, why);
         else
             scope_debug("hooked %s in %s", scope_rt.hooks[i].symbol, scope_rt.hooks[i].module);

@@ -1,8 +1,10 @@
-/* log.c: scope's one-line messages on stderr. */
+/* log.c: scope's one-line messages on stderr, and which process of a job
+ * says what all of them would. */
 #include "runtime.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static void vlog(const char *fmt, va_list ap)
 {
@@ -13,6 +15,29 @@ static void vlog(const char *fmt, va_list ap)
 
 void scope_log(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(fmt, ap);
+    va_end(ap);
+}
+
+/* The rank the launcher gave this process, -1 when there is none. */
+static long launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID", "MV2_COMM_WORLD_RANK"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return strtol(v, NULL, 10);
+    }
+    return -1;
+}
+
+void scope_warn(const char *fmt, ...)
+{
+    if (launcher_rank() > 0 && !scope_rt.verbose)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vlog(fmt, ap);
