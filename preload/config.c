@@ -3,6 +3,7 @@
  * Runs inside the preload constructor of someone else's program: it never
  * aborts and never prints; every failure is returned as a message in err. */
 #include "config.h"
+#include "demangle.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -117,6 +118,7 @@ static void pattern_free(struct scope_pattern *p)
 {
     free(p->text);
     free(p->library);
+    free(p->display);
     free(p->source);
     if (p->regex) {
         regfree(p->regex);
@@ -219,7 +221,21 @@ static int pattern_parse(struct scope_pattern *pat, const char *spec,
     } else {
         pat->kind = strpbrk(s, "*?[") ? SCOPE_PATTERN_GLOB : SCOPE_PATTERN_EXACT;
     }
-    pat->text = strdup(s);
+    const char *as = strstr(s, " as ");
+    if (as) {   /* "symbol as name" */
+        const char *name = as + 4;
+        while (*name == ' ' || *name == '\t')
+            name++;
+        if (pat->exclude || *name == '\0' || strpbrk(name, " \t"))
+            return fail(err, errlen, loc, "'as' wants one name after an included pattern: '%s'",
+                        spec);
+        pat->display = strdup(name);
+        if (!pat->display)
+            return fail(err, errlen, loc, "out of memory");
+        while (as > s && (as[-1] == ' ' || as[-1] == '\t'))
+            as--;
+    }
+    pat->text = as ? dup_range(s, (size_t)(as - s)) : strdup(s);
     pat->source = strdup(loc->source);
     if (!pat->text || !pat->source || (liblen > 0 && !pat->library))
         return fail(err, errlen, loc, "out of memory");
@@ -290,11 +306,8 @@ static bool exact_matches(const char *pattern, const char *name)
            (name[len] == '\0' || (name[len] == '_' && name[len + 1] == '\0'));
 }
 
-static bool pattern_matches(const struct scope_pattern *pat, const char *name,
-                            const char *module_path)
+static bool text_matches(const struct scope_pattern *pat, const char *name)
 {
-    if (pat->library && !library_matches(pat->library, module_path))
-        return false;
     switch (pat->kind) {
     case SCOPE_PATTERN_EXACT:
         return exact_matches(pat->text, name);
@@ -306,18 +319,49 @@ static bool pattern_matches(const struct scope_pattern *pat, const char *name,
     return false;
 }
 
+/* The names a symbol answers to: as stored, and for C++ its demangled
+ * form with and without the parameter list (computed on first need). */
+struct symbol_names {
+    const char *name;
+    char *demangled, *base;
+    bool tried;
+};
+
+static bool demangled_matches(const struct scope_config *cfg, const struct scope_pattern *pat,
+                        struct symbol_names *n)
+{
+    if (!n->tried) {
+        n->tried = true;
+        n->demangled = cfg->demangle && strncmp(n->name, "_Z", 2) == 0 ? cfg->demangle(n->name) : NULL;
+        if (n->demangled)
+            n->base = strndup(n->demangled, scope_demangled_base_length(n->demangled));
+    }
+    return n->demangled && (text_matches(pat, n->demangled) || (n->base && text_matches(pat, n->base)));
+}
+
+static bool pattern_matches(const struct scope_config *cfg, const struct scope_pattern *pat,
+                            struct symbol_names *n, const char *module_path)
+{
+    if (pat->library && !library_matches(pat->library, module_path))
+        return false;
+    return text_matches(pat, n->name) || demangled_matches(cfg, pat, n);
+}
+
 int scope_config_match(struct scope_config *cfg, const char *name,
                        const char *module_path)
 {
     int decided = -1;
+    struct symbol_names n = {name, NULL, NULL, false};
     for (size_t i = 0; i < cfg->npatterns; i++) {
         struct scope_pattern *pat = &cfg->patterns[i];
-        if (!pattern_matches(pat, name, module_path))
+        if (!pattern_matches(cfg, pat, &n, module_path))
             continue;
         decided = pat->exclude ? -1 : (int)i;
         if (!pat->exclude)
             pat->matches++;   /* even if a later exclude removes it */
     }
+    free(n.demangled);
+    free(n.base);
     return decided;
 }
 

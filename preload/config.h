@@ -18,6 +18,7 @@ struct scope_pattern {
     bool exclude;          /* a leading '!' */
     char *text;            /* the pattern without '!', 're:' or 'lib:' prefix */
     char *library;         /* "libpetsc.so" from "libpetsc.so:MatMult", or NULL */
+    char *display;         /* "name" from "symbol as name": the region name, or NULL */
     char *source;          /* file the pattern came from ("SCOPE_FUNCTIONS" for env) */
     int line;              /* line in that file, 0 for env */
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
@@ -30,6 +31,9 @@ struct scope_config {
     size_t buffer_bytes;   /* [output] buffer, default 8 MiB */
     struct scope_pattern *patterns;
     size_t npatterns;
+    /* Demangles a C++ symbol (malloc'd result, NULL if it is none); set by
+     * the caller, NULL: C++ patterns match nothing. */
+    char *(*demangle)(const char *symbol);
 };
 
 /* Fills cfg with defaults. */
@@ -49,6 +53,9 @@ int scope_config_add_functions(struct scope_config *cfg, const char *list,
                                char *err, size_t errlen);
 
 /* Does symbol `name` defined in the module at `module_path` get hooked?
+ * A C++ symbol also answers to its demangled name, with and without the
+ * parameter list: "Solver::run" selects every overload, "Solver::*" all
+ * methods, "solve" a free function solve(int).
  * Patterns apply in order; the last one that matches wins, so an exclude
  * after an include removes it. Returns the index of the deciding include
  * pattern, or -1. Counts, on every include pattern the symbol matches,

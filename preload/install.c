@@ -2,6 +2,7 @@
  * the function symbols of every loaded module, keep those the config
  * selects (one hook per address), patch them, and say which patterns
  * matched nothing and which functions could not be hooked, and why. */
+#include "demangle.h"
 #include "elf_symbols.h"
 #include "patcher.h"
 #include "runtime.h"
@@ -26,12 +27,18 @@ struct candidates {
     int failed;
 };
 
-/* The region name of a symbol: the symbol itself, except that a Fortran
- * symbol found through its plain name ("solve" selecting solve_) keeps the
- * name the user wrote. */
+/* The region name of a symbol: the name the config gives it ("symbol as
+ * name"), else its demangled C++ name, else the symbol itself, except that a
+ * Fortran symbol found through its plain name ("solve" selecting solve_)
+ * keeps the name the user wrote. */
 static char *region_name(const char *symbol, int pattern)
 {
     const struct scope_pattern *p = &scope_rt.config.patterns[pattern];
+    if (p->display)
+        return strdup(p->display);
+    char *demangled = scope_demangle(symbol);
+    if (demangled)
+        return demangled;
     size_t n = strlen(p->text);
     if (p->kind == SCOPE_PATTERN_EXACT && strncmp(symbol, p->text, n) == 0 &&
         strcmp(symbol + n, "_") == 0)
@@ -147,6 +154,7 @@ static void report_unmatched(void)
 size_t scope_install_hooks(void)
 {
     struct candidates c = {0};
+    scope_rt.config.demangle = scope_demangle;
     scope_elf_foreach_loaded_symbol((const void *)&scope_install_hooks, collect, &c);
     if (c.failed) {
         scope_log("out of memory while reading symbols: profiling disabled");

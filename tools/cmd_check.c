@@ -4,6 +4,7 @@
  * why not), the patterns that match nothing, and a summary line. The exit
  * status says whether everything asked for can be hooked. */
 #include "cli.h"
+#include "demangle.h"
 #include "inspect.h"
 
 #include <stdlib.h>
@@ -204,6 +205,8 @@ static int check_main(int argc, char **argv)
     table_format format = FORMAT_TABLE;
     const char *program = NULL;
     scope_config_init(&cfg);
+    scope_demangle_may_load();
+    cfg.demangle = scope_demangle;
     int rc = parse(argc, argv, &cfg, &format, &program);
     struct program_libs libs;
     char err[1024];

@@ -3,6 +3,7 @@
  * its module, address, size and whether libscope can hook it inline (or
  * why not); --summary counts them per module instead. */
 #include "cli.h"
+#include "demangle.h"
 #include "inspect.h"
 
 #include <stdlib.h>
@@ -108,6 +109,8 @@ static int symbols_main(int argc, char **argv)
     char err[1024];
     int rc = 0;
     scope_config_init(&cfg);
+    scope_demangle_may_load();
+    cfg.demangle = scope_demangle;
     for (int i = 1; i < argc && rc == 0; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

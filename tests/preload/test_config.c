@@ -348,6 +348,55 @@ START_TEST(test_match_library_scope)
 }
 END_TEST
 
+/* A stand-in demangler: the test needs no C++ runtime. */
+static char *fake_demangle(const char *symbol)
+{
+    if (strcmp(symbol, "_ZN6Solver3runEl") == 0)
+        return strdup("Solver::run(long)");
+    if (strcmp(symbol, "_ZN6Solver3runEd") == 0)
+        return strdup("Solver::run(double)");
+    if (strcmp(symbol, "_ZNK6Solver4sizeEv") == 0)
+        return strdup("Solver::size() const");
+    if (strcmp(symbol, "_ZN3FooclEv") == 0)
+        return strdup("Foo::operator()()");
+    return NULL;
+}
+
+START_TEST(test_match_cxx_demangled)
+{
+    ck_assert_int_eq(load("Solver::run\nSolver::size*\nFoo::operator()\n_Z3barv\nre:^(x|y)$\n"), 0);
+    /* without a demangler C++ patterns match nothing, mangled ones still work */
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN6Solver3runEl", NULL), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "_Z3barv", NULL), 3);
+    cfg.demangle = fake_demangle;
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN6Solver3runEl", NULL), 0);   /* every overload */
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN6Solver3runEd", NULL), 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZNK6Solver4sizeEv", NULL), 1);
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN3FooclEv", NULL), 2);
+    ck_assert_int_eq(scope_config_match(&cfg, "run", NULL), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "x", NULL), 4);   /* a regex with ( ) is no C++ */
+    ck_assert_uint_eq(cfg.patterns[0].matches, 2);
+}
+END_TEST
+
+START_TEST(test_display_names)
+{
+    ck_assert_int_eq(load("solve_impl_v2 as solve\nre:^assemble_[a-z]+$   as   assemble\nplain\n"), 0);
+    ck_assert_str_eq(pattern_text(0), "solve_impl_v2");
+    ck_assert_str_eq(cfg.patterns[0].display, "solve");
+    ck_assert_str_eq(pattern_text(1), "^assemble_[a-z]+$");
+    ck_assert_str_eq(cfg.patterns[1].display, "assemble");
+    ck_assert_ptr_null(cfg.patterns[2].display);
+    ck_assert_int_eq(scope_config_match(&cfg, "assemble_mass", NULL), 1);
+    scope_config_free(&cfg);
+    ck_assert_int_eq(load("ok\n!x as y\n"), -1);
+    ck_assert_str_eq(err, "t.conf:2: 'as' wants one name after an included pattern: '!x as y'");
+    scope_config_free(&cfg);
+    ck_assert_int_eq(load("x as two words\n"), -1);
+    ck_assert_str_eq(err, "t.conf:1: 'as' wants one name after an included pattern: 'x as two words'");
+}
+END_TEST
+
 START_TEST(test_match_fortran_underscore)
 {
     ck_assert_int_eq(load("matmul\ndgemm_\nmat?\n"), 0);
@@ -425,6 +474,8 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_match_order_and_excludes);
     tcase_add_test(tc, test_match_library_scope);
     tcase_add_test(tc, test_match_fortran_underscore);
+    tcase_add_test(tc, test_match_cxx_demangled);
+    tcase_add_test(tc, test_display_names);
     tcase_add_loop_test(tc, test_parse_size, 0, sizeof sizes / sizeof sizes[0]);
     tcase_add_test(tc, test_parse_size_null);
     tcase_add_test(tc, test_free_reinitialises);
