@@ -87,3 +87,16 @@ int cli_output_close(FILE *out, const char *path, bool failed, scope_error *err)
     free(tmp);
     return failed ? -1 : 0;
 }
+
+FILE *cli_open_selection_output(const scope_file *f, const cli_options *opt, scope_filter *flt,
+                                scope_error *err)
+{
+    size_t n_ranks = 0;
+    if (cli_filter(f, opt, flt, err) < 0)
+        return NULL;
+    bool *keep = cli_kept_regions(f, flt, err);
+    int *ranks = keep ? cli_ranks(f, flt, &n_ranks, err) : NULL;
+    free(keep);
+    free(ranks);
+    return ranks ? cli_output_open(opt->output, err) : NULL;
+}

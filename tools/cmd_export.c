@@ -22,7 +22,6 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
 {
     (void)out; /* writes its own output */
     scope_filter flt;
-    size_t n_ranks = 0;
     if (opt->what_summary && opt->to != EXPORT_CSV && opt->to != EXPORT_JSON) {
         snprintf(err->message, sizeof err->message, "--what summary needs --to csv or json");
         return -1;
@@ -31,16 +30,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         snprintf(err->message, sizeof err->message, "--per-rank needs --to folded");
         return -1;
     }
-    /* check the selection before creating the output */
-    if (cli_filter(f, opt, &flt, err) < 0)
-        return -1;
-    bool *keep = cli_kept_regions(f, &flt, err);
-    int *ranks = keep ? cli_ranks(f, &flt, &n_ranks, err) : NULL;
-    free(keep);
-    free(ranks);
-    if (!ranks)
-        return -1;
-    FILE *file = cli_output_open(opt->output, err);
+    FILE *file = cli_open_selection_output(f, opt, &flt, err);
     if (!file)
         return -1;
     int rc;

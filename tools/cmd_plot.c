@@ -11,17 +11,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     static int (*const plots[])(const scope_file *, const scope_filter *, FILE *,
                                 scope_error *) = {plot_gantt, plot_durations, plot_flame};
     scope_filter flt;
-    size_t n_ranks = 0;
-    if (cli_filter(f, opt, &flt, err) < 0)
-        return -1;
-    /* check the selection before creating the output */
-    bool *keep = cli_kept_regions(f, &flt, err);
-    int *ranks = keep ? cli_ranks(f, &flt, &n_ranks, err) : NULL;
-    free(keep);
-    free(ranks);
-    if (!ranks)
-        return -1;
-    FILE *file = cli_output_open(opt->output, err);
+    FILE *file = cli_open_selection_output(f, opt, &flt, err);
     if (!file)
         return -1;
     int rc = plots[opt->kind](f, &flt, file, err);
