@@ -7,7 +7,7 @@ scope=$1
 make_fixture=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" two-ranks "$dir/two.h5"
 for cmd in info summary events tree; do
@@ -31,18 +31,6 @@ info = json.load(open(d + "/info.json"))
 assert info["info"]["run_start_time"] is None and info["info"]["ranks"] == 2
 PY
 
-expect_error() { # expect_error PATTERN ARGS...: exit status 2, message on stderr
-    pattern=$1
-    shift
-    set +e
-    "$scope" "$@" > "$dir/out" 2> "$dir/err"
-    rc=$?
-    set -e
-    [ "$rc" -eq 2 ] || fail "$*: exit $rc, expected 2"
-    [ ! -s "$dir/out" ] || fail "$*: wrote to stdout"
-    [ "$(wc -l < "$dir/err")" -ge 1 ] || fail "$*: no message"
-    grep -q -- "$pattern" "$dir/err" || fail "$*: '$(cat "$dir/err")' lacks '$pattern'"
-}
 echo "not HDF5" > "$dir/text.h5"
 expect_error "^scope: $dir/missing.h5: No such file" summary "$dir/missing.h5"
 expect_error "^scope: $dir/text.h5: not an HDF5 file" events "$dir/text.h5"
@@ -52,5 +40,11 @@ expect_error "no run_start_time" events "$dir/two.h5" --origin run-start
 expect_error "no column 'bogus'" summary "$dir/two.h5" --sort bogus
 expect_error "unknown option" info "$dir/two.h5" --top 3
 expect_error "missing FILE" summary
-expect_error "unknown command" frobnicate
+# an unknown command: the error line first, then the list of commands
+set +e
+"$scope" frobnicate > "$dir/out" 2> "$dir/err"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "frobnicate: exit $rc, expected 2"
+head -1 "$dir/err" | grep -q "^scope: unknown command 'frobnicate'" || fail "frobnicate: $(head -1 "$dir/err")"
 echo "cli: ok"

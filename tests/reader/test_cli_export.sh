@@ -10,7 +10,7 @@ scope=$1
 make_fixture=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" tutorial "$dir/tut.h5"
 "$make_fixture" two-ranks "$dir/two.h5"
@@ -138,19 +138,6 @@ assert rows["setup"]["in"] == "A only" and rows["setup"]["speedup"] is None
 PY
 "$scope" diff "$dir/two.h5" "$dir/tut.h5" | grep -q 'B only' || fail "diff: B only"
 
-# bad input: exit 2, nothing on stdout, exactly one line on stderr
-expect_error() { # expect_error PATTERN ARGS...
-    pattern=$1
-    shift
-    set +e
-    "$scope" "$@" > "$dir/out" 2> "$dir/err"
-    rc=$?
-    set -e
-    [ "$rc" -eq 2 ] || fail "$*: exit $rc, expected 2"
-    [ ! -s "$dir/out" ] || fail "$*: wrote to stdout"
-    [ "$(wc -l < "$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
-    grep -q -- "$pattern" "$dir/err" || fail "$*: '$(cat "$dir/err")' lacks '$pattern'"
-}
 for cmd in imbalance export plot; do
     expect_error "No such file" $cmd "$dir/missing.h5"
     expect_error "missing FILE" $cmd
