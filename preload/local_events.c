@@ -34,3 +34,13 @@ int scope_local_events_build(struct scope_event_groups *g, const struct scope_cl
         snprintf(err, errlen, "out of memory grouping %zu events", n);
     return rc;
 }
+
+struct scope_region_info scope_local_region_info(const struct scope_event_groups *g, size_t r,
+                                                 const void *ctx)
+{
+    (void)ctx;
+    const struct scope_hook *h = &scope_rt.hooks[g->region_hook[r]];
+    return (struct scope_region_info){
+        .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
+        .address = h->value};
+}

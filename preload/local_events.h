@@ -5,10 +5,16 @@
 
 #include "clock.h"
 #include "event_groups.h"
+#include "scope_writer.h"
 
 /* Collects every thread's records and puts them on rank 0's clock.
  * Returns 0 or -1 with err. */
 int scope_local_events_build(struct scope_event_groups *g, const struct scope_clock_offsets *to_root,
                              char *err, size_t errlen);
+
+/* The writer's attributes of region r of this process, from its first
+ * hook (a scope_region_info_fn; ctx unused). */
+struct scope_region_info scope_local_region_info(const struct scope_event_groups *g, size_t r,
+                                                 const void *ctx);
 
 #endif

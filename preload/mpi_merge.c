@@ -131,7 +131,7 @@ static void send_rank(const struct scope_event_groups *le, int64_t run_start, in
         size_t count = le->region_begin[r + 1] - le->region_begin[r];
         if (!count)
             continue;
-        struct scope_region_info info = scope_region_info_of(le, r);
+        struct scope_region_info info = scope_local_region_info(le, r, NULL);
         struct region_header h = {info.address, count, 0, 0, 0, 0};
         size_t at = sizeof(h);
         at = put_string(buf, at, info.name, &h.name_len);

@@ -28,13 +28,13 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
         return -1;
     }
     size_t events = le->count;
-    if (scope_write_rank(api, w, own, le) != 0 || (more && more(api, w, ctx, &events) != 0)) {
+    if (scope_write_rank(api, w, own, le, scope_local_region_info, NULL) != 0 || (more && more(api, w, ctx, &events) != 0)) {
         scope_log("writing %s failed: %s", path, api->error(w));
         api->abort(w);
         return -1;
     }
     if (api->finish(w) != 0) {
-        scope_log("writing %s failed", path);
+        scope_log("writing %s failed: %s", path, api->error(NULL));
         return -1;
     }
     scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s", nranks,

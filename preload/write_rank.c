@@ -1,32 +1,24 @@
-/* write_rank.c: writes this process's events as one rank of the file. */
+/* write_rank.c: writes one process's events as one rank of the file. */
 #include "write_rank.h"
-#include "runtime.h"
 
 #include <stdlib.h>
 
-struct scope_region_info scope_region_info_of(const struct scope_event_groups *le, size_t r)
-{
-    const struct scope_hook *h = &scope_rt.hooks[le->region_hook[r]];
-    return (struct scope_region_info){
-        .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
-        .address = h->value};
-}
-
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
-                     const struct scope_rank_info *rank, const struct scope_event_groups *le)
+                     const struct scope_rank_info *rank, const struct scope_event_groups *g,
+                     scope_region_info_fn region_info, const void *ctx)
 {
     struct scope_chunk *chunk = malloc(sizeof(*chunk));
     if (!chunk || api->begin_rank(w, rank) != 0)
         goto fail;
-    for (size_t r = 0; r < le->nregions; r++) {
-        if (le->region_begin[r + 1] == le->region_begin[r])
+    for (size_t r = 0; r < g->nregions; r++) {
+        if (g->region_begin[r + 1] == g->region_begin[r])
             continue;   /* hooked but never called: no region */
-        struct scope_region_info info = scope_region_info_of(le, r);
+        struct scope_region_info info = region_info(g, r, ctx);
         if (api->begin_region(w, &info) != 0)
             goto fail;
         size_t next = 0;
         do {
-            next = scope_event_groups_chunk(le, r, next, chunk);
+            next = scope_event_groups_chunk(g, r, next, chunk);
             if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, chunk->n) != 0)
                 goto fail;
         } while (chunk->n == SCOPE_CHUNK_EVENTS);

@@ -23,6 +23,7 @@
 #include "scope_writer.h"
 #include "segment.h"
 #include "segment_decode.h"
+#include "write_rank.h"
 
 struct process {
     struct scope_meta_header *meta;
@@ -173,34 +174,15 @@ static int collect_events(const struct scope_recover_options *o, const struct sc
     return 0;
 }
 
-static int write_rank(const struct scope_writer_api *api, scope_writer *w,
-                      const struct scope_meta_header *m, const struct scope_event_groups *g,
-                      struct scope_chunk *chunk)
+/* A region's attributes from the hook table of a meta segment. */
+static struct scope_region_info meta_region_info(const struct scope_event_groups *g, size_t r,
+                                                 const void *ctx)
 {
-    const struct scope_meta_hook *hooks = scope_meta_hooks(m);
+    const struct scope_meta_header *m = ctx;
+    const struct scope_meta_hook *h = &scope_meta_hooks(m)[g->region_hook[r]];
     const char *strings = scope_meta_strings(m);
-    struct scope_rank_info info = {m->rank, m->hostname, m->pid,
-                                   m->run_start_ns - m->clock_offset_ns, m->clock_offset_ns, 0};
-    if (api->begin_rank(w, &info) != 0)
-        return -1;
-    for (size_t r = 0; r < g->nregions; r++) {
-        if (g->region_begin[r + 1] == g->region_begin[r])
-            continue;
-        const struct scope_meta_hook *h = &hooks[g->region_hook[r]];
-        struct scope_region_info ri = {strings + h->name, strings + h->symbol,
-                                       strings + h->module, h->value};
-        if (api->begin_region(w, &ri) != 0)
-            return -1;
-        size_t next = 0;
-        do {
-            next = scope_event_groups_chunk(g, r, next, chunk);
-            if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, chunk->n) != 0)
-                return -1;
-        } while (chunk->n == SCOPE_CHUNK_EVENTS);
-        if (api->end_region(w) != 0)
-            return -1;
-    }
-    return api->end_rank(w);
+    return (struct scope_region_info){strings + h->name, strings + h->symbol,
+                                      strings + h->module, h->value};
 }
 
 /* Groups one process's events by its regions; the strings stay valid as
@@ -269,22 +251,24 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
         root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
         root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns};
     scope_writer *w = api->create(path, &info, err, errlen);
-    struct scope_chunk *chunk = malloc(sizeof(*chunk));
     size_t total = 0;
-    int rc = w && chunk ? 0 : -1;
+    int rc = w ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < run->n; i++) {
         struct scope_event_groups g;
         size_t events = 0;
         rc = group_process(o, run->procs[i].meta, &g, &events, err, errlen);
         if (rc == 0) {
-            rc = write_rank(api, w, run->procs[i].meta, &g, chunk);
+            const struct scope_meta_header *m = run->procs[i].meta;
+            struct scope_rank_info info = {m->rank, m->hostname, m->pid,
+                                           m->run_start_ns - m->clock_offset_ns,
+                                           m->clock_offset_ns, 0};
+            rc = scope_write_rank(api, w, &info, &g, meta_region_info, m);
             if (rc != 0)
                 snprintf(err, errlen, "%s", api->error(w));
             scope_event_groups_free(&g);
         }
         total += events;
     }
-    free(chunk);
     if (rc != 0) {
         if (w)
             api->abort(w);
