@@ -197,7 +197,8 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
     char *name = dup_piece(p, h.name_len);
     char *symbol = dup_piece(p + h.name_len, h.symbol_len);
     char *library = dup_piece(p + h.name_len + h.symbol_len, h.library_len);
-    struct scope_region_info info = {name, symbol, library, h.address};
+    struct scope_region_info info = {.name = name, .symbol = symbol, .library = library,
+                                     .address = h.address};
     int ok = w && name && symbol && library && len >= sizeof(h) && api->begin_region(w, &info) == 0;
     for (uint64_t got = 0; got < h.count;) {
         size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / 20;

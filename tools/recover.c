@@ -181,8 +181,8 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
     const struct scope_meta_header *m = ctx;
     const struct scope_meta_hook *h = &scope_meta_hooks(m)[g->region_hook[r]];
     const char *strings = scope_meta_strings(m);
-    return (struct scope_region_info){strings + h->name, strings + h->symbol,
-                                      strings + h->module, h->value};
+    return (struct scope_region_info){.name = strings + h->name, .symbol = strings + h->symbol,
+                                      .library = strings + h->module, .address = h->value};
 }
 
 /* Groups one process's events by its regions; the strings stay valid as

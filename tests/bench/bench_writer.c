@@ -61,8 +61,9 @@ static int write_region(const struct scope_writer_api *api, scope_writer *w,
 {
     char name[32];
     snprintf(name, sizeof name, "region_%d", region);
-    struct scope_region_info info = {name, name, "/usr/lib/libbench.so",
-                                     0x1000u + (uint64_t)region};
+    struct scope_region_info info = {.name = name, .symbol = name,
+                                     .library = "/usr/lib/libbench.so",
+                                     .address = 0x1000u + (uint64_t)region};
     if (api->begin_region(w, &info) < 0)
         return -1;
     for (size_t i = 0; i < ev->n; i += CHUNK) {

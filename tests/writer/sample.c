@@ -86,7 +86,8 @@ static int write_rank(const struct scope_writer_api *api, scope_writer *w, int r
         return -1;
     for (size_t g = 0; g < sample_nregions; g++) {
         const struct sample_region *s = &sample_regions[g];
-        struct scope_region_info region = {s->name, s->symbol, s->library, s->address};
+        struct scope_region_info region = {.name = s->name, .symbol = s->symbol,
+                                           .library = s->library, .address = s->address};
         if (api->begin_region(w, &region) < 0 || write_events(api, w, rank, g) < 0 ||
             api->end_region(w) < 0)
             return -1;

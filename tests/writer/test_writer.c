@@ -263,7 +263,7 @@ static scope_writer *open_region(void)
     scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
     ck_assert_msg(w != NULL, "create: %s", err);
     struct scope_rank_info rank = sample_rank(0);
-    struct scope_region_info region = {"solve", NULL, NULL, 0};
+    struct scope_region_info region = {.name = "solve"};
     int64_t t[2] = {1, 2};
     ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
     ck_assert_int_eq(api()->begin_region(w, &region), 0);
@@ -318,7 +318,7 @@ START_TEST(calls_out_of_order_fail)
     char err[512];
     scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
     struct scope_rank_info rank = sample_rank(0);
-    struct scope_region_info region = {"solve", NULL, NULL, 0};
+    struct scope_region_info region = {.name = "solve"};
     int64_t t = 1;
     ck_assert_int_eq(api()->append(w, &t, &t, NULL, 1), -1);
     ck_assert_str_eq(api()->error(w), "append: out of order, called outside any rank");
@@ -360,7 +360,7 @@ START_TEST(bad_arguments_fail)
     ck_assert_ptr_null(api()->create(path, NULL, err, sizeof err));
     w = api()->create(path, &sample_run, err, sizeof err);
     struct scope_rank_info rank = sample_rank(0);
-    struct scope_region_info unnamed = {"", NULL, NULL, 0};
+    struct scope_region_info unnamed = {.name = ""};
     ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
     ck_assert_int_eq(api()->begin_region(w, &unnamed), -1);
     ck_assert_str_eq(api()->error(w), "begin_region: a region needs a name");
@@ -391,7 +391,7 @@ static long stderr_bytes_of(void (*fn)(void))
 static void duplicate_region(void)
 {
     scope_writer *w = open_region();
-    struct scope_region_info region = {"solve", NULL, NULL, 0};
+    struct scope_region_info region = {.name = "solve"};
     int64_t t = 0;
     ck_assert_int_eq(api()->end_region(w), 0);
     ck_assert_int_eq(api()->begin_region(w, &region), -1);
