@@ -51,7 +51,7 @@ def mpi_case(conf, collectives=None, p2p=None, onesided=None):
     calls of the families the config selects, and no MPI call is recorded
     anywhere else (MPI_Init/MPI_Finalize, libscope's merge at finalize)."""
     return {
-        "program_args": ["mpi_calls.dat"],
+        "program_args": ["{work}/mpi_calls.dat"],
         "config": [f"include = {conf}"] + MPI_PHASES,
         "stdout": r"mpi_calls: 2 rank\(s\) ok",
         "children": {"collectives": collectives or {}, "point_to_point": p2p or {},
@@ -182,6 +182,66 @@ def check_petsc(ranks, _work, out):
                 fail(f"rank {r}: a MatMult without a VecScatterBegin inside")
 
 
+LAMMPS_STEPS, LAMMPS_REBUILD, LAMMPS_THERMO = 200, 20, 50
+LAMMPS_INPUT = f"""# tests/apps: a small Lennard-Jones melt, neighbor lists rebuilt on a fixed schedule
+units           lj
+atom_style      atomic
+lattice         fcc 0.8442
+region          box block 0 8 0 8 0 8
+create_box      1 box
+create_atoms    1 box
+mass            1 1.0
+velocity        all create 3.0 4928459 loop geom
+pair_style      lj/cut 2.5
+pair_coeff      1 1 1.0 1.0 2.5
+neighbor        0.3 bin
+neigh_modify    every {LAMMPS_REBUILD} delay 0 check no
+fix             1 all nve
+thermo          {LAMMPS_THERMO}
+run             {LAMMPS_STEPS}
+"""
+LMP = "LAMMPS_NS::"
+
+
+def thermo_rows(text):
+    return re.findall(r"^\s+\d+\s+-?[\d.]+\s+-?[\d.].*$", text, re.M)
+
+
+def check_lammps(ranks, work, out):
+    """A C++ application: the timestep loop (Verlet::run) contains one force
+    computation, one pair of integration halves per step and the neighbor
+    rebuilds of the input's fixed schedule; setup's own computation lies
+    outside it. The physics printed is the same as without scope."""
+    plain = run(os.environ["MPIRUN"].split() + ["-n", str(NRANKS), PROGRAM, "-in", "lammps.in",
+                                                "-log", "none"], cwd=work)
+    rows = thermo_rows(out)
+    if len(rows) != LAMMPS_STEPS // LAMMPS_THERMO + 1 or rows != thermo_rows(plain):
+        fail(f"thermo output differs from the unprofiled run:\n{rows}\n{thermo_rows(plain)}")
+    steps, rebuilds = LAMMPS_STEPS, LAMMPS_STEPS // LAMMPS_REBUILD
+    in_run = {f"{LMP}PairLJCut::compute(int, int)": steps,
+              f"{LMP}FixNVE::initial_integrate(int)": steps,
+              f"{LMP}FixNVE::final_integrate()": steps,
+              f"{LMP}Neighbor::build(int)": rebuilds,
+              f"{LMP}CommBrick::exchange()": rebuilds,
+              f"{LMP}CommBrick::forward_comm(int)": steps - rebuilds}
+    in_setup = {f"{LMP}PairLJCut::compute(int, int)": 1, f"{LMP}Neighbor::build(int)": 1,
+                f"{LMP}CommBrick::exchange()": 1}
+    for r, calls in ranks.items():
+        (loop,) = [c for c in calls if c["name"] == f"{LMP}Verlet::run(int)"]
+        inside = collections.Counter(c["name"] for c in children(calls, loop))
+        roots = collections.Counter(c["name"] for c in calls if c["parent"] is None)
+        for name, n in in_run.items():
+            if inside[name] != n:
+                fail(f"rank {r}: {inside[name]} {name} inside Verlet::run, expected {n}")
+        for name, n in in_setup.items():
+            if roots[name] != n:
+                fail(f"rank {r}: {roots[name]} {name} outside Verlet::run, expected {n}")
+        for comm in (c for c in calls if c["name"] == f"{LMP}CommBrick::forward_comm(int)"):
+            inner = collections.Counter(d["name"] for d in children(calls, comm))
+            if not inner["MPI_Send"] or inner["MPI_Irecv"] != inner["MPI_Wait"]:
+                fail(f"rank {r}: a forward_comm contains {dict(inner)}")
+
+
 CASES = {
     "mpi-collectives": mpi_case("mpi-collectives.conf", collectives=COLLECTIVES),
     "mpi-p2p": mpi_case("mpi-p2p.conf", collectives=COLLECTIVES_COMPLETION, p2p=P2P),
@@ -198,7 +258,7 @@ CASES = {
         "check": check_blas,
     },
     "hdf5-io": {
-        "program_args": ["hdf5_calls"],
+        "program_args": ["{work}/hdf5_calls"],
         "config": ["include = hdf5-io.conf", "hdf5_work"],
         "stdout": r"hdf5_calls: 2 rank\(s\) ok",
         "children": {"hdf5_work": {
@@ -209,7 +269,7 @@ CASES = {
         "check": check_hdf5,
     },
     "posix-io": {
-        "program_args": ["posix_calls", "2000"],
+        "program_args": ["{work}/posix_calls", "2000"],
         # 4 KiB buffers (256 records): libscope spills to disk while recording
         "config": ["[output]", "buffer = 4K", "[functions]", "include = posix-io.conf",
                    "posix_work", "stdio_work", "malloc", "free"],
@@ -228,6 +288,15 @@ CASES = {
         # hpcc links BLAS only: the LAPACK line of blas-lapack.conf matches nothing
         "warnings": [r"blas-lapack\.conf:\d+: .* matches no function"],
         "check": check_hpcc,
+    },
+    "lammps": {
+        "files": {"lammps.in": LAMMPS_INPUT},
+        "program_args": ["-in", "{work}/lammps.in", "-log", "none"],
+        "config": ["include = mpi-collectives.conf", "include = mpi-p2p.conf", "[functions]",
+                   f"{LMP}Verlet::run", f"{LMP}PairLJCut::compute", f"{LMP}FixNVE::*",
+                   f"{LMP}Neighbor::build", f"{LMP}Comm*::forward_comm", f"{LMP}Comm*::exchange"],
+        "stdout": r"Total wall time",
+        "check": check_lammps,
     },
     "petsc": {
         "config": ["include = petsc.conf"],
@@ -322,7 +391,7 @@ def main():
             f.write(f"# tests/apps case {case_name}: shipped configs found by include\n")
             f.write("\n".join(case["config"]) + "\n")
         cmd = mpirun + ["-n", str(NRANKS), scope_cli, "run", "-c", conf, "--", PROGRAM] + \
-            [os.path.join(work, a) if not a.isdigit() else a for a in case.get("program_args", [])]
+            [a.format(work=work) for a in case.get("program_args", [])]
         proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=50)
         print("$", " ".join(cmd))
         print(proc.stdout, proc.stderr, sep="")
