@@ -1,6 +1,8 @@
 /* writer_loader.c: finds libscope-writer.so next to libscope (installed
- * layout) or in the build tree's writer/ directory, and dlmopen()s it. */
+ * layout) or in the build tree's writer/ directory, and dlmopen()s it into
+ * a namespace of its own (see namespace_keys.c). */
 #include "writer_loader.h"
+#include "namespace_keys.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -30,7 +32,10 @@ const struct scope_writer_api *scope_load_writer(char *err, size_t errlen)
         snprintf(path, sizeof(path), "%s/%s", dir, candidates[i]);
         if (access(path, R_OK) != 0)
             continue;
-        void *h = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+        Lmid_t lmid;
+        if (scope_namespace_create(&lmid, err, errlen) != 0)
+            return NULL;
+        void *h = dlmopen(lmid, path, RTLD_NOW | RTLD_LOCAL);
         if (!h) {
             why = dlerror();
             continue;
