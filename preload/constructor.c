@@ -137,6 +137,7 @@ __attribute__((constructor)) static void scope_start(void)
         scope_run_facts_collect(&scope_facts);
         scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
         if (scope_install_hooks() > 0) {
+            scope_warn_stale_runs();
             scope_meta_publish();
             scope_install_signal_handlers();
             pthread_atfork(NULL, NULL, at_fork_child);

@@ -57,6 +57,9 @@ size_t scope_install_hooks(void);
 /* Stops recording and takes the final clock reading (idempotent). */
 void scope_stop_recording(void);
 
+/* stale_runs.c: warns once about records that ended processes left behind. */
+void scope_warn_stale_runs(void);
+
 /* write_local.c: writes this process alone as a 1-rank file. */
 void scope_write_single_process(void);
 
