@@ -199,3 +199,29 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
         if (*(f - 1)->slot == (f - 1)->return_address)
             *(f - 1)->slot = (uint64_t)(uintptr_t)scope_exit_stub;
 }
+
+/* An unwinder reached the exit stub in the return-address slot `slot`
+ * (exit_unwind.c): the real return address goes back so that it can go on
+ * to the caller; when the frame is really being unwound (`ending`), its
+ * call and the deeper ones still open end now. Nothing is done while scope
+ * is half way through a frame (an asynchronous cancel in the hot path): the
+ * unwind then stops there, as it would without scope's help. */
+__attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t *slot, int ending)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE || t->busy)
+        return;
+    struct scope_shadow_frame *f = t->sp;
+    while (f > t->sp_base && (f - 1)->slot != slot)
+        f--;
+    if (f == t->sp_base)
+        return;
+    f--;
+    *slot = f->return_address;
+    if (!ending)
+        return;
+    uint64_t now = now_raw();
+    for (struct scope_shadow_frame *g = t->sp - 1; g >= f; g--)
+        emit(t, g->start, now, g->hook);
+    t->sp = f;
+}

@@ -1,7 +1,8 @@
 /* stale_runs.c: at start, says when /dev/shm still holds the records of
- * processes that ended without writing them (killed runs nobody
- * recovered): that memory stays taken until `scope recover` writes their
- * files or removes them. */
+ * processes that ended without writing them and were left there for more
+ * than an hour (killed runs nobody recovered): that memory stays taken
+ * until `scope recover` writes their files or removes them. Younger ones
+ * are not mentioned: a job's epilogue may be recovering them right now. */
 #include "runtime.h"
 
 #include <dirent.h>
@@ -9,7 +10,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#define STALE_SECONDS 3600
 
 void scope_warn_stale_runs(void)
 {
@@ -29,12 +34,17 @@ void scope_warn_stale_runs(void)
             continue;
         if (kill(pid, 0) == 0 || errno == EPERM)
             continue;   /* still running */
+        char path[300];
+        struct stat st;
+        snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+        if (stat(path, &st) != 0 || time(NULL) - st.st_mtime < STALE_SECONDS)
+            continue;
         if (!dead++)
             first = pid;
     }
     closedir(d);
     if (dead)
-        scope_warn("/dev/shm holds the unwritten records of %d ended process%s (pid %d%s): "
-                   "`scope recover` writes their files",
+        scope_warn("/dev/shm has held the unwritten records of %d ended process%s (pid %d%s) "
+                   "for over an hour: `scope recover` writes their files",
                    dead, dead > 1 ? "es" : "", first, dead > 1 ? ", ..." : "");
 }

@@ -58,14 +58,36 @@ scope_entry_common:
         .cfi_endproc
         .size   scope_entry_common, .-scope_entry_common
 
+/* What an unwinder sees of a hooked call: its return-address slot holds
+ * scope_exit_stub, so the caller's frame is looked up at scope_exit_stub - 1,
+ * which falls in the marker below, whose unwind rules belong to this entry:
+ *  - CFA = rsp: the caller's stack pointer once the call has returned;
+ *  - return address = the slot's content (CFA - 8), unless that is still
+ *    scope_exit_stub (the 8 bytes before it are the marker): then 0, the end
+ *    of the stack, for unwinders that only look (backtrace());
+ *  - personality scope_exit_personality (exit_unwind.c), which an unwind
+ *    that was not warned (pthread_exit, cancellation) calls first: it puts
+ *    the real return address into the slot and ends the call.
+ * The expression: CFA lit8 minus deref dup lit8 minus deref const8u MARKER
+ * ne mul. */
+        .set    EXIT_MARKER, 0x54495845504f4353      /* "SCOPEXIT" */
+        .macro EXIT_UNWIND_ENTRY
+        .cfi_personality 0x1b, scope_exit_personality   /* pcrel sdata4 */
+        .cfi_def_cfa rsp, 0
+        .cfi_escape 0x16, 0x10, 18, 0x38, 0x1c, 0x06, 0x12, 0x38, 0x1c, 0x06, 0x0e
+        .cfi_escape 0x53, 0x43, 0x4f, 0x50, 0x45, 0x58, 0x49, 0x54, 0x2e, 0x1e
+        .quad   EXIT_MARKER
+        .endm
+
 /* A recorded call returns here instead of to its caller. scope_on_exit gets
  * the caller's stack pointer (identifying the frame), records the call and
  * gives back the real return address, which we jump to. */
         .globl  scope_exit_stub
         .hidden scope_exit_stub
         .type   scope_exit_stub, @function
-scope_exit_stub:
         .cfi_startproc
+        EXIT_UNWIND_ENTRY
+scope_exit_stub:
         .cfi_undefined rip
         subq    $8, %rsp                /* becomes the real return address */
         SAVE_SCRATCH

@@ -54,6 +54,8 @@ void scope_call_saving_fpu(void (*fn)(void *), void *arg);
  * unwind, exit stubs again after a catch in the frame at caller_sp. */
 void scope_shadow_unhook(void);
 void scope_shadow_rehook(uint64_t *caller_sp);
+/* An unwinder passing the exit stub in `slot` (exit_unwind.c). */
+void scope_shadow_unwind_through(uint64_t *slot, int ending);
 
 /* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
 void scope_thread_activate(void *thread);        /* struct scope_thread * */

@@ -1,7 +1,7 @@
 #!/bin/bash
-# stale_runs.sh: records that a killed run left in /dev/shm are pointed out
-# at the next start (they hold memory until recovered), and not any more
-# once `scope recover` wrote them.
+# stale_runs.sh: records that a killed run left in /dev/shm over an hour ago
+# are pointed out at the next start (they hold memory until recovered), not
+# while they are fresh, and not any more once `scope recover` wrote them.
 # usage: stale_runs.sh   (env: SCOPE_CLI PROGRAM=busy_loop QUICK=thread_keys)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-stale-XXXXXX")
@@ -18,10 +18,13 @@ done
 ls /dev/shm | grep -q "^scope-$(id -u)-$pid-meta$" || fail "no segments for pid $pid"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
+"$SCOPE_CLI" run -f step -- "$QUICK" >/dev/null 2>err.txt || fail "the next run failed"
+! grep -q "pid $pid\b" err.txt || fail "fresh records pointed out"
+touch -d "2 hours ago" "/dev/shm/scope-$(id -u)-$pid-meta"
 
 "$SCOPE_CLI" run -f step -- "$QUICK" >/dev/null 2>err.txt || fail "the next run failed"
-grep -q "^scope: /dev/shm holds the unwritten records of [0-9]* ended process.* (pid $pid\b" err.txt ||
-    grep -q "^scope: /dev/shm holds the unwritten records of [0-9]* ended processes (pid [0-9]*, ...)" err.txt ||
+grep -q "^scope: /dev/shm has held the unwritten records of [0-9]* ended process.* (pid $pid\b" err.txt ||
+    grep -q "^scope: /dev/shm has held the unwritten records of [0-9]* ended processes (pid [0-9]*, ...)" err.txt ||
     fail "the next run did not point at the killed run's records"
 
 "$SCOPE_CLI" recover --run "$pid" -o recovered.h5 2>err.txt || fail "scope recover failed"
