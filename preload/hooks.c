@@ -133,20 +133,31 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
 
 /* The general exit: frames above ours were skipped (longjmp past them) and
  * end now; the buffer may be full; recording may be off. */
+/* The open frame whose return-address slot is `slot`, or NULL. */
+static struct scope_shadow_frame *frame_of_slot(struct scope_thread *t, const uint64_t *slot)
+{
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
+        if ((f - 1)->slot == slot)
+            return f - 1;
+    return NULL;
+}
+
+/* Ends, at `now`, frame f and every deeper one still open, and gives them up. */
+static void end_frames_down_to(struct scope_thread *t, struct scope_shadow_frame *f, uint64_t now)
+{
+    for (struct scope_shadow_frame *g = t->sp - 1; g >= f; g--)
+        emit(t, g->start, now, g->hook);
+    t->sp = f;
+}
+
 static __attribute__((noinline, cold)) uint64_t exit_slow(struct scope_thread *t, uint64_t *slot)
 {
     uint64_t now = now_raw();
-    struct scope_shadow_frame *f = t->sp;
-    while (f > t->sp_base && (f - 1)->slot != slot)
-        f--;
-    if (f == t->sp_base)
+    struct scope_shadow_frame *f = frame_of_slot(t, slot);
+    if (!f)
         abort();   /* no frame returns here: nothing safe is left to do */
-    f--;
-    for (struct scope_shadow_frame *g = t->sp - 1; g > f; g--)
-        emit(t, g->start, now, g->hook);
     uint64_t ret = f->return_address;
-    emit(t, f->start, now, f->hook);
-    t->sp = f;
+    end_frames_down_to(t, f, now);
     return ret;
 }
 
@@ -211,17 +222,10 @@ __attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t 
     struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE || t->busy)
         return;
-    struct scope_shadow_frame *f = t->sp;
-    while (f > t->sp_base && (f - 1)->slot != slot)
-        f--;
-    if (f == t->sp_base)
+    struct scope_shadow_frame *f = frame_of_slot(t, slot);
+    if (!f)
         return;
-    f--;
     *slot = f->return_address;
-    if (!ending)
-        return;
-    uint64_t now = now_raw();
-    for (struct scope_shadow_frame *g = t->sp - 1; g >= f; g--)
-        emit(t, g->start, now, g->hook);
-    t->sp = f;
+    if (ending)
+        end_frames_down_to(t, f, now_raw());
 }
