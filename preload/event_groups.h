@@ -17,10 +17,16 @@ struct scope_event_groups {
     size_t *region_begin;         /* nregions + 1 offsets into events */
     uint32_t *region_hook;        /* a hook of each region, for its attributes */
     size_t nregions;
+    int64_t *region_self;         /* exclusive time of each region's calls, */
+    int self_known;               /* when each thread's calls came in end order */
 };
 
 /* Groups events whose ns times are final; hook_region[h] is hook h's
- * region. Events of unknown hooks (damaged records) are dropped. */
+ * region. Events of unknown hooks (damaged records) are dropped. The events
+ * come as the buffers hold them, each thread's together in the order the
+ * calls ended: that order gives every region's self time in one pass
+ * (nesting by containment, as the reader finds it); if it does not hold,
+ * self_known is 0 and the reader derives self time itself. */
 int scope_event_groups_build(struct scope_event_groups *g, const struct scope_event *events,
                              size_t n, const uint32_t *hook_region, size_t nhooks,
                              size_t nregions);

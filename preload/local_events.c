@@ -42,5 +42,5 @@ struct scope_region_info scope_local_region_info(const struct scope_event_groups
     const struct scope_hook *h = &scope_rt.hooks[g->region_hook[r]];
     return (struct scope_region_info){
         .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
-        .address = h->value};
+        .address = h->value, .has_self = g->self_known, .self_ns = g->region_self[r]};
 }

@@ -97,7 +97,8 @@ struct rank_header {
 };
 struct region_header {
     uint64_t address, count;
-    uint32_t name_len, symbol_len, library_len, reserved;
+    int64_t self_ns;
+    uint32_t name_len, symbol_len, library_len, has_self;
 };
 
 static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
@@ -132,7 +133,8 @@ static void send_rank(const struct scope_event_groups *le, int64_t run_start, in
         if (!count)
             continue;
         struct scope_region_info info = scope_local_region_info(le, r, NULL);
-        struct region_header h = {info.address, count, 0, 0, 0, 0};
+        struct region_header h = {.address = info.address, .count = count,
+                                  .self_ns = info.self_ns, .has_self = (uint32_t)info.has_self};
         size_t at = sizeof(h);
         at = put_string(buf, at, info.name, &h.name_len);
         at = put_string(buf, at, info.symbol, &h.symbol_len);
@@ -198,7 +200,8 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
     char *symbol = dup_piece(p + h.name_len, h.symbol_len);
     char *library = dup_piece(p + h.name_len + h.symbol_len, h.library_len);
     struct scope_region_info info = {.name = name, .symbol = symbol, .library = library,
-                                     .address = h.address};
+                                     .address = h.address, .has_self = (int)h.has_self,
+                                     .self_ns = h.self_ns};
     int ok = w && name && symbol && library && len >= sizeof(h) && api->begin_region(w, &info) == 0;
     for (uint64_t got = 0; got < h.count;) {
         size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / 20;

@@ -19,6 +19,7 @@ enum {
     OPT_OUTPUT = 1 << 7,  /* -o, --output */
     OPT_EXPORT = 1 << 8,  /* --to, --what, --per-rank */
     OPT_PLOT = 1 << 9,    /* --kind */
+    OPT_RECOMPUTE = 1 << 10, /* --recompute */
 };
 
 typedef enum { EXPORT_CHROME, EXPORT_FOLDED, EXPORT_CSV, EXPORT_JSON } export_format;
@@ -32,6 +33,7 @@ typedef struct cli_options {
     int *ranks;
     size_t n_ranks;
     bool absolute;
+    bool recompute;     /* open with SCOPE_OPEN_RECOMPUTE */
     cli_origin origin;
     double origin_seconds;
     table_format format;

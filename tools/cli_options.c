@@ -36,6 +36,7 @@ static const option_doc docs[] = {
     {OPT_EXPORT, "--what W", "csv/json: events (default) or summary"},
     {OPT_EXPORT, "--per-rank", "folded: start every stack with 'rank N'"},
     {OPT_PLOT, "--kind K", "gantt (default), durations or flame"},
+    {OPT_RECOMPUTE, "--recompute", "derive the statistics from the calls, not from the file's"},
     {OPT_OUTPUT, "-o, --output F", "write to F (default: standard output)"},
     {GROUP_FORMAT, "--format F", "table (default), csv or json"},
     {0, "--help", "this help"},
@@ -151,7 +152,7 @@ static const char *const plot_names[] = {"gantt", "durations", "flame"};
 static const char *const what_names[] = {"events", "summary"};
 
 enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
-       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_OUTPUT = 'o' };
+       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_RECOMPUTE, K_OUTPUT = 'o' };
 
 static const struct {
     struct option opt;
@@ -169,6 +170,7 @@ static const struct {
     {{"what", required_argument, NULL, K_WHAT}, OPT_EXPORT},
     {{"per-rank", no_argument, NULL, K_PER_RANK}, OPT_EXPORT},
     {{"kind", required_argument, NULL, K_KIND}, OPT_PLOT},
+    {{"recompute", no_argument, NULL, K_RECOMPUTE}, OPT_RECOMPUTE},
     {{"output", required_argument, NULL, K_OUTPUT}, OPT_OUTPUT},
     {{"format", required_argument, NULL, K_FORMAT}, GROUP_FORMAT},
     {{"help", no_argument, NULL, K_HELP}, 0},
@@ -193,6 +195,9 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
         return 0;
     case K_ABSOLUTE:
         opt->absolute = true;
+        return 0;
+    case K_RECOMPUTE:
+        opt->recompute = true;
         return 0;
     case K_ORIGIN:
         return parse_origin(arg, opt) ? 0 : usage(cmd, "--origin: expected run-start, "

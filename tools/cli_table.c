@@ -1,5 +1,6 @@
 /* The CLI's result printer: typed cells stored compactly (text in one
- * arena), rendered as aligned tables, CSV (RFC 4180 quoting) or JSON. */
+ * arena), rendered as aligned tables, CSV (RFC 4180 quoting) or JSON; or,
+ * for a streamed table, printed row by row as they complete. */
 #include "cli_table.h"
 #include "cli_escape.h"
 
@@ -10,6 +11,7 @@
 
 typedef struct cell {
     bool null;
+    bool ns; /* v.i holds nanoseconds of a seconds column */
     int indent;
     union {
         int64_t i;
@@ -24,8 +26,11 @@ typedef struct column {
 } column;
 
 struct table {
+    report *report;
     char *name;
     bool record;
+    bool streamed;   /* rows printed as they complete (report_rows) */
+    size_t rows_out; /* rows printed so far */
     column *cols;
     size_t n_cols;
     cell *cells;
@@ -37,6 +42,10 @@ struct table {
 struct report {
     table **tables;
     size_t n;
+    FILE *out;
+    table_format fmt;
+    const char *sort;
+    long top;
 };
 
 static void *xrealloc(void *p, size_t size)
@@ -60,9 +69,11 @@ static char *xstrdup(const char *s)
     return memcpy(xrealloc(NULL, n), s, n);
 }
 
-report *report_new(void)
+report *report_new(FILE *out, table_format fmt, const char *sort, long top)
 {
-    return xcalloc(sizeof(report));
+    report *r = xcalloc(sizeof(report));
+    *r = (report){.out = out, .fmt = fmt, .sort = sort, .top = top};
+    return r;
 }
 
 void report_free(report *r)
@@ -85,6 +96,7 @@ void report_free(report *r)
 table *report_table(report *r, const char *name, bool record)
 {
     table *t = xcalloc(sizeof *t);
+    t->report = r;
     t->name = xstrdup(name);
     t->record = record;
     r->tables = xrealloc(r->tables, (r->n + 1) * sizeof *r->tables);
@@ -96,6 +108,22 @@ void table_column(table *t, const char *name, col_kind kind)
 {
     t->cols = xrealloc(t->cols, (t->n_cols + 1) * sizeof *t->cols);
     t->cols[t->n_cols++] = (column){xstrdup(name), kind};
+}
+
+static void stream_row(table *t);
+
+table *report_rows(report *r, const char *name)
+{
+    table *t = report_table(r, name, false);
+    t->streamed = r->n == 1 && r->fmt != FORMAT_TABLE && !r->sort;
+    return t;
+}
+
+/* Called after each cell: a streamed table prints a completed row. */
+static void cell_added(table *t)
+{
+    if (t->streamed && t->n_cells == t->n_cols)
+        stream_row(t);
 }
 
 static cell *new_cell(table *t)
@@ -121,17 +149,37 @@ void table_text_indent(table *t, const char *s, int indent)
     c->v.text = t->arena_len;
     memcpy(t->arena + t->arena_len, s, n);
     t->arena_len += n;
+    cell_added(t);
 }
 
 void table_text(table *t, const char *s) { table_text_indent(t, s, 0); }
-void table_int(table *t, int64_t v) { new_cell(t)->v.i = v; }
-void table_null(table *t) { new_cell(t)->null = true; }
+
+void table_int(table *t, int64_t v)
+{
+    new_cell(t)->v.i = v;
+    cell_added(t);
+}
+
+void table_null(table *t)
+{
+    new_cell(t)->null = true;
+    cell_added(t);
+}
 
 void table_num(table *t, double v)
 {
     cell *c = new_cell(t);
     c->null = !isfinite(v);
     c->v.d = v;
+    cell_added(t);
+}
+
+void table_ns(table *t, int64_t ns)
+{
+    cell *c = new_cell(t);
+    c->ns = true;
+    c->v.i = ns;
+    cell_added(t);
 }
 
 static size_t n_rows(const table *t)
@@ -157,15 +205,68 @@ static void human_duration(char *buf, size_t size, double s)
         snprintf(buf, size, "%.0f ns", s * 1e9);
 }
 
-/* Render one non-text cell (numbers) for a format. */
-static void render_number(const column *col, const cell *c, table_format fmt, char *buf,
-                          size_t size)
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The last `width` decimal digits of v at out, two at a time. */
+static void put_digits(char *out, uint64_t v, size_t width)
+{
+    for (; width >= 2; width -= 2, v /= 100)
+        memcpy(out + width - 2, &digit_pairs[2 * (v % 100)], 2);
+    if (width)
+        out[0] = (char)('0' + v % 10);
+}
+
+/* Decimal digits of v at out (no terminator); returns their number. */
+static size_t put_uint(char *out, uint64_t v)
+{
+    size_t n = 1;
+    for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+        n++;
+    put_digits(out, v, n);
+    return n;
+}
+
+static size_t render_int(char *buf, int64_t v)
+{
+    size_t n = 0;
+    if (v < 0)
+        buf[n++] = '-';
+    n += put_uint(buf + n, v < 0 ? -(uint64_t)v : (uint64_t)v);
+    buf[n] = '\0';
+    return n;
+}
+
+/* ns as seconds with 9 decimals, exactly: what %.9f shows of ns / 1e9. */
+static size_t render_ns_seconds(char *buf, int64_t ns)
+{
+    uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+    size_t n = 0;
+    if (ns < 0)
+        buf[n++] = '-';
+    n += put_uint(buf + n, a / 1000000000u);
+    buf[n++] = '.';
+    put_digits(buf + n, a % 1000000000u, 9);
+    buf[n + 9] = '\0';
+    return n + 9;
+}
+
+/* Render one non-text cell (numbers) for a format; returns its length. */
+static size_t render_number(const column *col, const cell *c, table_format fmt, char *buf,
+                            size_t size)
 {
     bool human = fmt == FORMAT_TABLE;
+    if (c->ns) {
+        if (!human)
+            return render_ns_seconds(buf, c->v.i);
+        cell seconds = {.v.d = (double)c->v.i / 1e9};
+        return render_number(col, &seconds, fmt, buf, size);
+    }
     switch (col->kind) {
     case COL_INT:
-        snprintf(buf, size, "%" PRId64, c->v.i);
-        break;
+        return render_int(buf, c->v.i);
     case COL_NUMBER:
         snprintf(buf, size, human ? "%.12g" : "%.17g", c->v.d);
         break;
@@ -188,6 +289,7 @@ static void render_number(const column *col, const cell *c, table_format fmt, ch
         buf[0] = '\0';
         break;
     }
+    return strlen(buf);
 }
 
 /* Text of a cell for the table format (indent applied) into buf. */
@@ -272,12 +374,11 @@ static void print_value(const table *t, size_t row, size_t col, table_format fmt
     } else if (t->cols[col].kind == COL_TEXT) {
         (fmt == FORMAT_JSON ? escape_json : csv_string)(t->arena + c->v.text, out);
     } else {
-        render_number(&t->cols[col], c, fmt, buf, sizeof buf);
-        fputs(buf, out);
+        fwrite(buf, 1, render_number(&t->cols[col], c, fmt, buf, sizeof buf), out);
     }
 }
 
-static void print_csv(const table *t, const size_t *rows, size_t nr, FILE *out)
+static void csv_header(const table *t, FILE *out)
 {
     for (size_t c = 0; c < t->n_cols; c++) {
         if (c > 0)
@@ -285,14 +386,48 @@ static void print_csv(const table *t, const size_t *rows, size_t nr, FILE *out)
         csv_string(t->cols[c].name, out);
     }
     fputc('\n', out);
-    for (size_t i = 0; i < nr; i++) {
-        for (size_t c = 0; c < t->n_cols; c++) {
-            if (c > 0)
-                fputc(',', out);
-            print_value(t, rows[i], c, FORMAT_CSV, out);
+}
+
+/* One CSV line, put together in a buffer and written at once (millions of
+ * rows for scope events); text that needs quoting goes through csv_string. */
+static void csv_row(const table *t, size_t row, FILE *out)
+{
+    char line[1024];
+    size_t n = 0;
+    for (size_t c = 0; c < t->n_cols; c++) {
+        const cell *cl = cell_at(t, row, c);
+        if (sizeof line - n < 128) {
+            fwrite(line, 1, n, out);
+            n = 0;
         }
-        fputc('\n', out);
+        if (c > 0)
+            line[n++] = ',';
+        if (cl->null)
+            continue;
+        if (t->cols[c].kind != COL_TEXT) {
+            n += render_number(&t->cols[c], cl, FORMAT_CSV, line + n, sizeof line - n);
+            continue;
+        }
+        const char *text = t->arena + cl->v.text;
+        size_t len = strlen(text);
+        if (len < sizeof line - n - 1 && !strpbrk(text, ",\"\r\n")) {
+            memcpy(line + n, text, len);
+            n += len;
+        } else {
+            fwrite(line, 1, n, out);
+            n = 0;
+            csv_string(text, out);
+        }
     }
+    line[n++] = '\n';
+    fwrite(line, 1, n, out);
+}
+
+static void print_csv(const table *t, const size_t *rows, size_t nr, FILE *out)
+{
+    csv_header(t, out);
+    for (size_t i = 0; i < nr; i++)
+        csv_row(t, rows[i], out);
 }
 
 static void json_object(const table *t, size_t row, FILE *out)
@@ -308,6 +443,13 @@ static void json_object(const table *t, size_t row, FILE *out)
     fputc('}', out);
 }
 
+/* An array element: the i-th row of the output is t's row `row`. */
+static void json_element(const table *t, size_t i, size_t row, FILE *out)
+{
+    fputs(i ? ",\n  " : "\n  ", out);
+    json_object(t, row, out);
+}
+
 static void print_json(const table *t, const size_t *rows, size_t nr, FILE *out)
 {
     if (t->record) {
@@ -318,11 +460,60 @@ static void print_json(const table *t, const size_t *rows, size_t nr, FILE *out)
         return;
     }
     fputc('[', out);
-    for (size_t i = 0; i < nr; i++) {
-        fputs(i ? ",\n  " : "\n  ", out);
-        json_object(t, rows[i], out);
-    }
+    for (size_t i = 0; i < nr; i++)
+        json_element(t, i, rows[i], out);
     fputs(nr ? "\n]" : "]", out);
+}
+
+/* What comes before a table's rows (and, in JSON, the report's "{"). */
+static void table_begin(const table *t, size_t index, FILE *out)
+{
+    const report *r = t->report;
+    if (r->fmt == FORMAT_JSON) {
+        fputs(index ? ",\n" : "{\n", out);
+        escape_json(t->name, out);
+        fputs(": ", out);
+    } else if (r->n > 1) {
+        fprintf(out, index ? "\n%s%s\n" : "%s%s\n", r->fmt == FORMAT_CSV ? "# " : "", t->name);
+    }
+}
+
+/* A streamed table's completed row (held as row 0): print it, forget it. */
+static void stream_row(table *t)
+{
+    const report *r = t->report;
+    if (r->top < 0 || t->rows_out < (size_t)r->top) {
+        if (t->rows_out == 0) {
+            table_begin(t, 0, r->out);
+            if (r->fmt == FORMAT_JSON)
+                fputc('[', r->out);
+            else
+                csv_header(t, r->out);
+        }
+        if (r->fmt == FORMAT_JSON)
+            json_element(t, t->rows_out, 0, r->out);
+        else
+            csv_row(t, 0, r->out);
+        t->rows_out++;
+    }
+    t->n_cells = 0;
+    t->arena_len = 0;
+}
+
+/* The end of a streamed table (all of it when it had no row). */
+static void stream_end(const table *t)
+{
+    const report *r = t->report;
+    if (t->rows_out == 0) {
+        size_t none = 0;
+        table_begin(t, 0, r->out);
+        if (r->fmt == FORMAT_JSON)
+            print_json(t, &none, 0, r->out);
+        else
+            csv_header(t, r->out);
+    } else if (r->fmt == FORMAT_JSON) {
+        fputs("\n]", r->out);
+    }
 }
 
 typedef struct sort_ctx {
@@ -343,7 +534,7 @@ static int cmp_rows(const void *a, const void *b, void *arg)
         d = 0;
     else if (kind == COL_TEXT)
         d = strcmp(sc->t->arena + x->v.text, sc->t->arena + y->v.text);
-    else if (kind == COL_INT)
+    else if (kind == COL_INT || (x->ns && y->ns))
         d = (x->v.i < y->v.i) - (x->v.i > y->v.i);
     else
         d = (x->v.d < y->v.d) - (x->v.d > y->v.d);
@@ -378,18 +569,20 @@ static void print_table(const table *t, const size_t *rows, size_t nr, table_for
         print_aligned(t, rows, nr, out);
 }
 
-int report_print(report *r, FILE *out, table_format fmt, const char *sort, long top,
-                 scope_error *err)
+int report_print(report *r, scope_error *err)
 {
     int sort_col = -1;
+    FILE *out = r->out;
     if (r->n == 0) /* commands that wrote their own output */
         return 0;
-    if (sort && r->n > 0 && (sort_col = column_index(r->tables[0], sort, err)) < 0)
+    if (r->sort && (sort_col = column_index(r->tables[0], r->sort, err)) < 0)
         return -1;
-    if (fmt == FORMAT_JSON)
-        fputc('{', out);
     for (size_t i = 0; i < r->n; i++) {
         const table *t = r->tables[i];
+        if (t->streamed) {
+            stream_end(t);
+            continue;
+        }
         size_t nr = n_rows(t);
         size_t *rows = xrealloc(NULL, nr * sizeof *rows);
         for (size_t j = 0; j < nr; j++)
@@ -398,19 +591,13 @@ int report_print(report *r, FILE *out, table_format fmt, const char *sort, long 
             sort_ctx sc = {t, (size_t)sort_col};
             qsort_r(rows, nr, sizeof *rows, cmp_rows, &sc);
         }
-        if (i == 0 && top >= 0 && (size_t)top < nr)
-            nr = (size_t)top;
-        if (fmt == FORMAT_JSON) {
-            fputs(i ? ",\n" : "\n", out);
-            escape_json(t->name, out);
-            fputs(": ", out);
-        } else if (r->n > 1) {
-            fprintf(out, i ? "\n%s%s\n" : "%s%s\n", fmt == FORMAT_CSV ? "# " : "", t->name);
-        }
-        print_table(t, rows, nr, fmt, out);
+        if (i == 0 && r->top >= 0 && (size_t)r->top < nr)
+            nr = (size_t)r->top;
+        table_begin(t, i, out);
+        print_table(t, rows, nr, r->fmt, out);
         free(rows);
     }
-    if (fmt == FORMAT_JSON)
+    if (r->fmt == FORMAT_JSON)
         fputs("\n}\n", out);
     return 0;
 }

@@ -219,7 +219,7 @@ static int check_main(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     }
     struct check_run run = {0};
-    report *r = report_new();
+    report *r = report_new(stdout, format, NULL, -1);
     scope_error perr = {{0}};
     if (inspect_program(&libs, &cfg, keep, &run, err, sizeof err) != 0) {
         fprintf(stderr, "scope: %s\n", err);
@@ -227,7 +227,7 @@ static int check_main(int argc, char **argv)
     } else {
         functions_table(&run, &cfg, r);
         size_t unmatched = patterns_table(&run, &cfg, r);
-        if (report_print(r, stdout, format, NULL, -1, &perr) != 0 || fflush(stdout) != 0) {
+        if (report_print(r, &perr) != 0 || fflush(stdout) != 0) {
             fprintf(stderr, "scope: cannot write the output\n");
             rc = 2;
         } else {

@@ -1,19 +1,38 @@
 /* scope events: one row per recorded call (the seed's events()). */
 #include "cli.h"
 
-#include <stdlib.h>
+
+typedef struct rows_ctx {
+    table *t;
+    bool threads;
+    int64_t origin; /* subtracted from the clock values */
+} rows_ctx;
+
+static int add_row(void *ctx, const scope_event *ev)
+{
+    const rows_ctx *rc = ctx;
+    table *t = rc->t;
+    table_text(t, ev->name);
+    table_int(t, ev->rank);
+    table_int(t, (int64_t)ev->call_index);
+    table_ns(t, ev->start_ns - rc->origin);
+    table_ns(t, ev->end_ns - rc->origin);
+    table_ns(t, ev->end_ns - ev->start_ns);
+    table_int(t, ev->call_id);
+    table_int(t, ev->parent_id);
+    if (rc->threads)
+        table_int(t, ev->thread_id);
+    return 0;
+}
 
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
     scope_filter flt;
-    size_t n = 0;
     if (cli_filter(f, opt, &flt, err) < 0)
         return -1;
-    scope_event *ev = scope_events(f, &flt, &n, err);
-    if (!ev)
-        return -1;
-    bool threads = scope_has_thread_ids(f);
-    table *t = report_table(out, "events", false);
+    rows_ctx rc = {report_rows(out, "events"), scope_has_thread_ids(f),
+                   scope_filter_origin_ns(f, &flt)};
+    table *t = rc.t;
     table_column(t, "name", COL_TEXT);
     table_column(t, "rank", COL_INT);
     table_column(t, "call_index", COL_INT);
@@ -22,22 +41,9 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     table_column(t, "duration", COL_SECONDS);
     table_column(t, "call_id", COL_INT);
     table_column(t, "parent_id", COL_INT);
-    if (threads)
+    if (rc.threads)
         table_column(t, "thread_id", COL_INT);
-    for (size_t i = 0; i < n; i++) {
-        table_text(t, ev[i].name);
-        table_int(t, ev[i].rank);
-        table_int(t, (int64_t)ev[i].call_index);
-        table_num(t, ev[i].start);
-        table_num(t, ev[i].end);
-        table_num(t, ev[i].duration);
-        table_int(t, ev[i].call_id);
-        table_int(t, ev[i].parent_id);
-        if (threads)
-            table_int(t, ev[i].thread_id);
-    }
-    free(ev);
-    return 0;
+    return scope_events_each(f, &flt, add_row, &rc, err);
 }
 
 const cli_command cmd_events = {

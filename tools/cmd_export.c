@@ -8,12 +8,11 @@
 /* --to csv|json: what `scope events` (or `scope summary`) prints. */
 static int write_table(scope_file *f, const cli_options *opt, FILE *out, scope_error *err)
 {
-    report *r = report_new();
+    report *r = report_new(out, opt->to == EXPORT_CSV ? FORMAT_CSV : FORMAT_JSON, NULL, -1);
     const cli_command *what = opt->what_summary ? &cmd_summary : &cmd_events;
     int rc = what->run(f, opt, r, err);
     if (rc == 0)
-        rc = report_print(r, out, opt->to == EXPORT_CSV ? FORMAT_CSV : FORMAT_JSON, NULL, -1,
-                          err);
+        rc = report_print(r, err);
     report_free(r);
     return rc;
 }

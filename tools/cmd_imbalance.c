@@ -60,6 +60,6 @@ const cli_command cmd_imbalance = {
         "and max/mean. 1.00x is perfect balance; max/mean is what waiting for the\n"
         "slowest rank at a barrier costs.",
     .example = "scope imbalance profiling_data.h5 --sort max_over_mean --top 10",
-    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
+    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_RECOMPUTE,
     .run = run,
 };

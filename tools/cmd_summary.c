@@ -50,7 +50,7 @@ static int per_rank_table(const scope_file *f, const scope_region_stats *st, siz
     table_column(t, "self", COL_DURATION);
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < n_ranks; k++) {
-            if (!scope_region_on_rank(f, st[i].region, ranks[k]))
+            if (!scope_region_recorded(f, st[i].region, ranks[k]))
                 continue;
             table_text(t, scope_region_name(f, st[i].region));
             table_int(t, ranks[k]);
@@ -95,8 +95,10 @@ const cli_command cmd_summary = {
         "per-rank total (ranks without calls count as 0). With more than one rank,\n"
         "two more tables follow: per_rank (calls, total and self per region and rank)\n"
         "and imbalance (max/min and max/mean of the per-rank totals, as 'scope\n"
-        "imbalance' prints them).",
+        "imbalance' prints them). The numbers come from the statistics scope's writer\n"
+        "stores with each region, without reading the calls; --recompute derives them\n"
+        "from the calls instead (files of other writers always are).",
     .example = "scope summary profiling_data.h5 --sort total --top 5",
-    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
+    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_RECOMPUTE,
     .run = run,
 };

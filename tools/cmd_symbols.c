@@ -141,7 +141,7 @@ static int symbols_main(int argc, char **argv)
         scope_config_free(&cfg);
         return rc;
     }
-    report *r = report_new();
+    report *r = report_new(stdout, format, NULL, -1);
     if (!run.summary) {
         run.rows = report_table(r, "symbols", false);
         const char *names[] = {"module", "function", "address", "size", "hookable", "reason"};
@@ -156,7 +156,7 @@ static int symbols_main(int argc, char **argv)
     } else {
         if (run.summary)
             summary_tables(&run, r);
-        if (report_print(r, stdout, format, NULL, -1, &perr) != 0 || fflush(stdout) != 0) {
+        if (report_print(r, &perr) != 0 || fflush(stdout) != 0) {
             fprintf(stderr, "scope: cannot write the output\n");
             rc = 2;
         } else if (run.summary) {

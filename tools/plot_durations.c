@@ -67,7 +67,7 @@ int plot_durations(const scope_file *f, const scope_filter *flt, FILE *out, scop
         snprintf(err->message, sizeof err->message, "out of memory");
     for (size_t r = 0; bars && r < scope_region_count(f); r++)
         for (size_t k = 0; keep[r] && k < n_ranks; k++)
-            if (scope_region_on_rank(f, r, ranks[k]))
+            if (scope_region_recorded(f, r, ranks[k]))
                 bars[n++] = (bar){r, ranks[k], scope_region_total(f, r, ranks[k])};
     if (bars)
         draw(f, bars, n, n_ranks, out);

@@ -85,17 +85,30 @@ long scope_region_find(const scope_file *f, const char *name)
     return -1;
 }
 
-const scope_series *scope_region_on_rank(const scope_file *f, size_t region, int rank)
+/* The series of a region on a rank without loading its calls. */
+static const series *series_of(const scope_file *f, size_t region, int rank)
 {
     long ri = reader_rank_index(f, rank);
-    const series *s = ri < 0 ? NULL : reader_series(f, region, (size_t)ri);
-    return s ? &s->pub : NULL;
+    return ri < 0 ? NULL : reader_series(f, region, (size_t)ri);
+}
+
+const scope_series *scope_region_on_rank(const scope_file *f, size_t region, int rank)
+{
+    const series *s = series_of(f, region, rank);
+    /* unreadable calls (a damaged chunk) read as not recorded here; the
+     * functions that report errors name them */
+    return s && reader_load_series(f, s, NULL) == 0 ? &s->pub : NULL;
+}
+
+bool scope_region_recorded(const scope_file *f, size_t region, int rank)
+{
+    return series_of(f, region, rank) != NULL;
 }
 
 size_t scope_region_calls(const scope_file *f, size_t region, int rank)
 {
-    const scope_series *s = scope_region_on_rank(f, region, rank);
-    return s ? s->count : 0;
+    const series *s = series_of(f, region, rank);
+    return s ? s->pub.count : 0;
 }
 
 void scope_region_durations_ns(const scope_file *f, size_t region, int rank, int64_t *out)
@@ -114,11 +127,8 @@ void scope_region_durations(const scope_file *f, size_t region, int rank, double
 
 int64_t scope_region_total_ns(const scope_file *f, size_t region, int rank)
 {
-    const scope_series *s = scope_region_on_rank(f, region, rank);
-    int64_t total = 0;
-    for (size_t i = 0; s && i < s->count; i++)
-        total += s->end_ns[i] - s->start_ns[i];
-    return total;
+    const series *s = series_of(f, region, rank);
+    return s ? s->stats.total_ns : 0;
 }
 
 double scope_region_total(const scope_file *f, size_t region, int rank)

@@ -1,70 +1,115 @@
 /* events(): one entry per call in region -> rank -> call order, with
- * call_id/parent_id from the rank's call stack. */
+ * call_id/parent_id from the rank's call stack. The call stacks of the
+ * selected ranks are walked first, keeping only each call's two ids (16
+ * bytes a call); the events are then made one at a time, so a caller that
+ * streams them (scope_events_each) never holds them all. */
 #include "reader_internal.h"
 
 #include <stdlib.h>
 
-typedef struct events_ctx {
-    const scope_file *f;
-    const bool *keep;
-    const size_t *block;  /* [region] -> first output index for this rank */
-    scope_event *out;
-    int rank;
-    int64_t origin;
-} events_ctx;
+typedef struct call_ids {
+    long call_id, parent_id;
+} call_ids;
 
-static void add_event(void *ctx, const walk_call *c)
+typedef struct ids_ctx {
+    const bool *keep;
+    call_ids **ids; /* [region] -> one entry per call of this rank, or NULL */
+} ids_ctx;
+
+static void note_ids(void *ctx, const walk_call *c)
 {
-    events_ctx *ec = ctx;
-    if (!ec->keep[c->region])
-        return;
-    ec->out[ec->block[c->region] + c->call_index] = (scope_event){
-        .name = ec->f->names[c->region], .region = c->region, .rank = ec->rank,
-        .thread_id = c->thread_id, .call_index = c->call_index,
-        .start = reader_seconds(c->start_ns - ec->origin),
-        .end = reader_seconds(c->end_ns - ec->origin),
-        .duration = reader_seconds(c->end_ns - c->start_ns),
-        .start_ns = c->start_ns, .end_ns = c->end_ns,
-        .call_id = (long)c->id, .parent_id = c->parent,
-    };
+    ids_ctx *ic = ctx;
+    if (ic->keep[c->region])
+        ic->ids[c->region][c->call_index] = (call_ids){(long)c->id, c->parent};
+}
+
+int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_fn fn,
+                      void *ctx, scope_error *err)
+{
+    size_t nr = f->n_regions, np = f->n_ranks;
+    bool *keep = calloc(nr + 1, sizeof *keep);
+    bool *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    call_ids **ids = calloc(nr * np + 1, sizeof *ids); /* [rank * nr + region] */
+    int rc = keep && rank_keep && ids ? 0 : reader_fail(err, "out of memory");
+    if (rc == 0)
+        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    for (size_t ri = 0; rc == 0 && ri < np; ri++) {
+        if (!rank_keep[ri])
+            continue;
+        for (size_t r = 0; rc == 0 && r < nr; r++) {
+            const series *s = reader_series(f, r, ri);
+            if (keep[r] && s && !(ids[ri * nr + r] = malloc((s->pub.count + 1) * sizeof(call_ids))))
+                rc = reader_fail(err, "out of memory");
+        }
+        ids_ctx ic = {keep, &ids[ri * nr]};
+        if (rc == 0)
+            rc = reader_walk_rank(f, ri, note_ids, &ic, err);
+    }
+    int64_t origin = scope_filter_origin_ns(f, flt);
+    for (size_t r = 0; rc == 0 && r < nr; r++)
+        for (size_t ri = 0; rc == 0 && ri < np; ri++) {
+            const series *s = reader_series(f, r, ri);
+            const call_ids *id = ids[ri * nr + r];
+            for (size_t i = 0; id && rc == 0 && i < s->pub.count; i++) {
+                int64_t start = s->pub.start_ns[i], end = s->pub.end_ns[i];
+                scope_event ev = {
+                    .name = f->names[r], .region = r, .rank = f->ranks[ri],
+                    .thread_id = s->pub.thread_ids ? s->pub.thread_ids[i] : 0,
+                    .call_index = i,
+                    .start = reader_seconds(start - origin), .end = reader_seconds(end - origin),
+                    .duration = reader_seconds(end - start),
+                    .start_ns = start, .end_ns = end,
+                    .call_id = id[i].call_id, .parent_id = id[i].parent_id,
+                };
+                rc = fn(ctx, &ev);
+                if (rc < 0)
+                    reader_fail(err, "stopped");
+            }
+        }
+    for (size_t i = 0; ids && i < nr * np; i++)
+        free(ids[i]);
+    free(ids);
+    free(keep);
+    free(rank_keep);
+    return rc;
+}
+
+typedef struct array_ctx {
+    scope_event *out;
+    size_t n, cap;
+    bool out_of_memory;
+} array_ctx;
+
+static int append_event(void *ctx, const scope_event *ev)
+{
+    array_ctx *a = ctx;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 1024;
+        scope_event *out = realloc(a->out, cap * sizeof *out);
+        a->out_of_memory = !out;
+        if (!out)
+            return -1;
+        a->out = out;
+        a->cap = cap;
+    }
+    a->out[a->n++] = *ev;
+    return 0;
 }
 
 scope_event *scope_events(const scope_file *f, const scope_filter *flt, size_t *count,
                           scope_error *err)
 {
-    size_t nr = f->n_regions, np = f->n_ranks;
-    bool *keep = calloc(nr + 1, sizeof *keep);
-    bool *rank_keep = calloc(np, sizeof *rank_keep);
-    size_t *offset = malloc((nr * np + 1) * sizeof *offset); /* [rank][region] */
-    scope_event *out = NULL;
-    int rc = keep && rank_keep && offset ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
-    size_t n = 0;
-    for (size_t r = 0; rc == 0 && r < nr; r++)
-        for (size_t ri = 0; ri < np; ri++) {
-            const series *s = reader_series(f, r, ri);
-            offset[ri * nr + r] = n;
-            if (keep[r] && rank_keep[ri] && s)
-                n += s->pub.count;
-        }
-    if (rc == 0 && !(out = malloc((n ? n : 1) * sizeof *out)))
-        rc = reader_fail(err, "out of memory");
-    events_ctx ec = {f, keep, NULL, out, 0, scope_filter_origin_ns(f, flt)};
-    for (size_t ri = 0; rc == 0 && ri < np && n > 0; ri++) {
-        if (!rank_keep[ri])
-            continue;
-        ec.block = &offset[ri * nr];
-        ec.rank = f->ranks[ri];
-        rc = reader_walk_rank(f, ri, add_event, &ec, err);
-    }
-    free(keep);
-    free(rank_keep);
-    free(offset);
-    if (rc < 0) {
-        free(out);
+    array_ctx a = {malloc(sizeof(scope_event)), 0, 1, false};
+    if (!a.out) {
+        reader_fail(err, "out of memory");
         return NULL;
     }
-    *count = n;
-    return out;
+    if (scope_events_each(f, flt, append_event, &a, err) < 0) {
+        if (a.out_of_memory)
+            reader_fail(err, "out of memory");
+        free(a.out);
+        return NULL;
+    }
+    *count = a.n;
+    return a.out;
 }

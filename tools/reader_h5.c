@@ -184,6 +184,36 @@ int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size
     return rc;
 }
 
+int h5_vector_length(hid_t loc, const char *name, size_t *len)
+{
+    hid_t dset = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (dset < 0)
+        return -1;
+    hid_t space = H5Dget_space(dset);
+    hsize_t dims[1] = {0};
+    int rc = H5Sget_simple_extent_ndims(space) == 1 &&
+                     H5Sget_simple_extent_dims(space, dims, NULL) == 1 ? 0 : -1;
+    *len = (size_t)dims[0];
+    H5Sclose(space);
+    H5Dclose(dset);
+    return rc;
+}
+
+int h5_scalar_attr(hid_t obj, const char *name, hid_t mem_type, void *out)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return 0;
+    hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t space = attr >= 0 ? H5Aget_space(attr) : H5I_INVALID_HID;
+    int rc = space >= 0 && H5Sget_simple_extent_npoints(space) == 1 &&
+                     H5Aread(attr, mem_type, out) >= 0 ? 1 : -1;
+    if (space >= 0)
+        H5Sclose(space);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return rc;
+}
+
 static H5I_type_t object_type(hid_t loc, const char *name)
 {
     if (H5Lexists(loc, name, H5P_DEFAULT) <= 0)

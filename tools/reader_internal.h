@@ -2,13 +2,23 @@
 #ifndef SCOPE_READER_INTERNAL_H
 #define SCOPE_READER_INTERNAL_H
 
+#include "call_stats.h"
 #include "scope_reader.h"
 
+#include <hdf5.h>
 #include <stdarg.h>
 
-/* One region on one rank, as loaded. */
+/* One region on one rank. Its statistics are known from the start (stored
+ * by the writer, or computed when the file has none); its calls are read
+ * on first use (reader_load_rank) when they were not needed to open it. */
 typedef struct series {
-    scope_series pub;
+    scope_series pub;   /* pub.count is always right; the arrays once loaded */
+    bool loaded;
+    char *where;        /* the region group's path in the file */
+    bool has_threads;   /* the group has a thread_ids dataset */
+    struct call_stats stats;
+    bool has_self;      /* the writer stored self_ns */
+    int64_t self_ns;
     /* Stored order is by (start asc, duration desc) unless sorted == false;
      * then order[] is that permutation of 0..count-1. */
     bool sorted;
@@ -17,6 +27,8 @@ typedef struct series {
 
 struct scope_file {
     char *path;
+    hid_t h5;         /* open while calls may still have to be loaded */
+    bool use_stats;   /* trust the statistics the writer stored */
     scope_meta *meta;
     size_t n_meta;
 
@@ -35,6 +47,16 @@ struct scope_file {
 
 /* Write a message into err (when not NULL); always returns -1. */
 int reader_fail(scope_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Read the calls of every region of one rank that are not in memory yet. */
+int reader_load_rank(const scope_file *f, size_t rank_index, scope_error *err);
+/* The same for one series (NULL: nothing to do). */
+int reader_load_series(const scope_file *f, const series *s, scope_error *err);
+
+/* The writer's statistics attributes of a region group into s->stats,
+ * s->has_self, s->self_ns: 1 when present and consistent, 0 when the group
+ * has none, -1 (err set) when they are damaged. */
+int reader_read_stats(hid_t group, series *s, const char *where, scope_error *err);
 
 /* Index of a rank id in f->ranks, -1 when absent. */
 long reader_rank_index(const scope_file *f, int rank);

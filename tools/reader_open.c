@@ -1,6 +1,7 @@
-/* scope_open()/scope_close(): validate the file layout and load every rank's
- * regions into memory (one H5Dread per dataset), then build the region
- * table in first-appearance order. */
+/* scope_open()/scope_close(): validate the file layout, take every region's
+ * statistics (stored by the writer, else computed from its calls), build the
+ * region table in first-appearance order; calls not needed for that are read
+ * on first use (one H5Dread per dataset), from the file kept open. */
 #include "reader_h5.h"
 
 #include <errno.h>
@@ -53,6 +54,7 @@ static void free_series(series *s)
     free((void *)s->pub.end_ns);
     free((void *)s->pub.thread_ids);
     free(s->order);
+    free(s->where);
     free(s);
 }
 
@@ -69,7 +71,7 @@ static int cmp_by_start(const void *a, const void *b, void *ctx)
 }
 
 /* Check the calls and note whether they are in call-stack order already. */
-static int index_series(series *s, const char *where, scope_error *err)
+static int index_series(series *s, scope_error *err)
 {
     const scope_series *p = &s->pub;
     /* +-2^60 ns is 36 years: beyond it, differences of times could overflow */
@@ -77,11 +79,11 @@ static int index_series(series *s, const char *where, scope_error *err)
     for (size_t i = 0; i < p->count; i++)
         if (p->start_ns[i] < -limit || p->start_ns[i] > limit || p->end_ns[i] < -limit ||
             p->end_ns[i] > limit)
-            return reader_fail(err, "%s: call %zu: time out of range", where, i);
+            return reader_fail(err, "%s: call %zu: time out of range", s->where, i);
     s->sorted = true;
     for (size_t i = 0; i < p->count; i++) {
         if (p->end_ns[i] < p->start_ns[i])
-            return reader_fail(err, "%s: call %zu ends before it starts", where, i);
+            return reader_fail(err, "%s: call %zu ends before it starts", s->where, i);
         if (i + 1 < p->count && cmp_by_start(&i, &(size_t){i + 1}, s) > 0)
             s->sorted = false;
     }
@@ -95,39 +97,94 @@ static int index_series(series *s, const char *where, scope_error *err)
     return 0;
 }
 
-static series *load_series(hid_t group, const char *where, scope_error *err)
+/* Reads the calls of the region group into s. With statistics from the
+ * file, the count must match them; without, they are computed here. */
+static int read_calls(hid_t group, series *s, bool have_stats, scope_error *err)
 {
-    series *s = calloc(1, sizeof *s);
     size_t n_start = 0, n_end = 0, n_thr = 0;
     void *start = NULL, *end = NULL, *thr = NULL;
-    if (!s) {
-        reader_fail(err, "out of memory");
-        return NULL;
-    }
     int rc = h5_read_vector(group, "start_times", H5T_NATIVE_INT64, sizeof(int64_t), &start,
-                            &n_start, where, err);
+                            &n_start, s->where, err);
     if (rc == 0)
         rc = h5_read_vector(group, "end_times", H5T_NATIVE_INT64, sizeof(int64_t), &end,
-                            &n_end, where, err);
-    bool has_thr = h5_has_dataset(group, "thread_ids");
-    if (rc == 0 && has_thr)
+                            &n_end, s->where, err);
+    if (rc == 0 && s->has_threads)
         rc = h5_read_vector(group, "thread_ids", H5T_NATIVE_INT32, sizeof(int32_t), &thr,
-                            &n_thr, where, err);
+                            &n_thr, s->where, err);
     s->pub.start_ns = start;
     s->pub.end_ns = end;
     s->pub.thread_ids = thr;
     s->pub.count = n_start;
+    s->loaded = true;
     if (rc == 0 && n_start != n_end)
-        rc = reader_fail(err, "%s: %zu start_times but %zu end_times", where, n_start, n_end);
-    if (rc == 0 && has_thr && n_thr != n_start)
-        rc = reader_fail(err, "%s: %zu start_times but %zu thread_ids", where, n_start, n_thr);
+        rc = reader_fail(err, "%s: %zu start_times but %zu end_times", s->where, n_start, n_end);
+    if (rc == 0 && s->has_threads && n_thr != n_start)
+        rc = reader_fail(err, "%s: %zu start_times but %zu thread_ids", s->where, n_start, n_thr);
+    if (rc == 0 && have_stats && (int64_t)n_start != s->stats.calls)
+        rc = reader_fail(err, "%s: %zu calls but the statistics say %lld", s->where, n_start,
+                         (long long)s->stats.calls);
     if (rc == 0)
-        rc = index_series(s, where, err);
-    if (rc < 0) {
+        rc = index_series(s, err);
+    if (rc == 0 && !have_stats)
+        call_stats_add(&s->stats, s->pub.start_ns, s->pub.end_ns, s->pub.count);
+    return rc;
+}
+
+/* A region of a rank: its statistics when the file has them (the calls wait
+ * for reader_load_rank), else its calls. */
+static series *open_series(const scope_file *f, hid_t group, const char *where,
+                           scope_error *err)
+{
+    series *s = calloc(1, sizeof *s);
+    if (!s || !(s->where = strdup(where))) {
+        free(s);
+        reader_fail(err, "out of memory");
+        return NULL;
+    }
+    s->has_threads = h5_has_dataset(group, "thread_ids");
+    int have = f->use_stats ? reader_read_stats(group, s, where, err) : 0;
+    size_t n_start = 0, n_end = 0;
+    if (have == 1 && (h5_vector_length(group, "start_times", &n_start) < 0 ||
+                      h5_vector_length(group, "end_times", &n_end) < 0 ||
+                      (int64_t)n_start != s->stats.calls || n_end != n_start)) {
+        have = reader_fail(err, "%s: the datasets do not hold the %lld calls of the statistics",
+                           where, (long long)s->stats.calls);
+    }
+    if (have == 1)
+        s->pub.count = n_start;
+    else if (have == 0)
+        have = read_calls(group, s, false, err);
+    if (have < 0) {
         free_series(s);
         return NULL;
     }
     return s;
+}
+
+int reader_load_series(const scope_file *f, const series *cs, scope_error *err)
+{
+    series *s = (series *)cs; /* logically const: the file's calls, read late */
+    if (!s || s->loaded)
+        return 0;
+    H5E_auto2_t old_func;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
+    int rc = g < 0 ? reader_fail(err, "%s: cannot open the group", s->where)
+                   : read_calls(g, s, true, err);
+    if (g >= 0)
+        H5Gclose(g);
+    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+    return rc;
+}
+
+int reader_load_rank(const scope_file *f, size_t rank_index, scope_error *err)
+{
+    for (size_t r = 0; r < f->n_regions; r++)
+        if (reader_load_series(f, reader_series(f, r, rank_index), err) < 0)
+            return -1;
+    return 0;
 }
 
 static int add_loaded(loader *ld, char *name, size_t rank_index, series *s)
@@ -170,7 +227,7 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
         if (!h5_has_dataset(g, "start_times") || !h5_has_dataset(g, "end_times")) {
             rc = reader_fail(ld->err, "%s: missing start_times or end_times", where);
         } else {
-            series *s = load_series(g, where, ld->err);
+            series *s = open_series(ld->f, g, where, ld->err);
             char *name = s ? unescape_name(names[i]) : NULL;
             if (!s)
                 rc = -1;
@@ -286,22 +343,23 @@ static int build_regions(loader *ld)
     size_t nk = 0;
     bool any = false;
     for (size_t i = 0; i < ld->n; i++) {
-        const scope_series *s = &ld->items[i].s->pub;
+        const series *s = ld->items[i].s;
+        const struct call_stats *st = &s->stats;
         if (nk == 0 || strcmp(keys[nk - 1].name, ld->items[i].name) != 0)
             keys[nk++] = (region_key){ld->items[i].name, false, 0};
         region_key *k = &keys[nk - 1];
-        for (size_t c = 0; c < s->count; c++) {
-            if (!k->has_calls || s->start_ns[c] < k->min_start)
-                k->min_start = s->start_ns[c];
+        if (st->calls > 0) {
+            if (!k->has_calls || st->first_start_ns < k->min_start)
+                k->min_start = st->first_start_ns;
             k->has_calls = true;
-            if (!any || s->start_ns[c] < f->min_start_ns)
-                f->min_start_ns = s->start_ns[c];
-            if (!any || s->end_ns[c] > f->max_end_ns)
-                f->max_end_ns = s->end_ns[c];
+            if (!any || st->first_start_ns < f->min_start_ns)
+                f->min_start_ns = st->first_start_ns;
+            if (!any || st->last_end_ns > f->max_end_ns)
+                f->max_end_ns = st->last_end_ns;
             any = true;
         }
-        f->n_events += s->count;
-        f->has_threads |= s->thread_ids != NULL;
+        f->n_events += s->pub.count;
+        f->has_threads |= s->has_threads;
     }
     qsort(keys, nk, sizeof *keys, cmp_region_key);
     f->n_regions = nk;
@@ -350,6 +408,11 @@ static int check_path(const char *path, scope_error *err)
 
 scope_file *scope_open(const char *path, scope_error *err)
 {
+    return scope_open_ex(path, 0, err);
+}
+
+scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
+{
     if (check_path(path, err) < 0)
         return NULL;
     H5E_auto2_t old_func;
@@ -360,18 +423,19 @@ scope_file *scope_open(const char *path, scope_error *err)
     scope_file *f = calloc(1, sizeof *f);
     loader ld = {.f = f, .err = err};
     int rc = f && (f->path = strdup(path)) ? 0 : reader_fail(err, "out of memory");
-    hid_t file = -1;
+    if (f) {
+        f->h5 = H5I_INVALID_HID;
+        f->use_stats = !(flags & SCOPE_OPEN_RECOMPUTE);
+    }
     if (rc == 0 && H5Fis_hdf5(path) <= 0)
         rc = reader_fail(err, "not an HDF5 file");
-    if (rc == 0 && (file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+    if (rc == 0 && (f->h5 = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         rc = reader_fail(err, "cannot open the HDF5 file (truncated or corrupt?)");
     if (rc == 0)
-        rc = load_top_level(&ld, file);
+        rc = load_top_level(&ld, f->h5);
     if (rc == 0)
         rc = build_regions(&ld);
     free_loader(&ld);
-    if (file >= 0)
-        H5Fclose(file);
     H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
     if (rc < 0) {
         scope_close(f);
@@ -389,6 +453,8 @@ void scope_close(scope_file *f)
     for (size_t i = 0; f->names && i < f->n_regions; i++)
         free(f->names[i]);
     h5_free_meta(f->meta, f->n_meta);
+    if (f->h5 >= 0)
+        H5Fclose(f->h5);
     free(f->table);
     free(f->names);
     free(f->ranks);

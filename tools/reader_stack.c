@@ -109,6 +109,8 @@ static void free_walker(walker *w)
 int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *ctx,
                      scope_error *err)
 {
+    if (reader_load_rank(f, rank_index, err) < 0)
+        return -1;
     walker w = {.heap = malloc((f->n_regions ? f->n_regions : 1) * sizeof(head))};
     if (!w.heap)
         return reader_fail(err, "out of memory");
@@ -263,6 +265,14 @@ int scope_self_times_ns(const scope_file *f, int rank, int64_t *self_ns, scope_e
     long ri = reader_rank_index(f, rank);
     if (ri < 0)
         return reader_fail(err, "unknown rank %d", rank);
+    bool stored = true;
+    for (size_t r = 0; r < f->n_regions; r++) {
+        const series *s = reader_series(f, r, (size_t)ri);
+        self_ns[r] = s && s->has_self ? s->self_ns : 0;
+        stored &= !s || s->has_self;
+    }
+    if (stored)
+        return 0; /* the writer's, from the same nesting rule */
     for (size_t r = 0; r < f->n_regions; r++)
         self_ns[r] = 0;
     return reader_walk_rank(f, (size_t)ri, add_self, self_ns, err);

@@ -44,35 +44,23 @@ int scope_region_imbalance(const scope_file *f, size_t region, const scope_filte
     return 0;
 }
 
-/* Count, total, min, max, then the sum of squared deviations (two passes). */
+/* The region's statistics over the selected ranks. */
 static void region_stats(const scope_file *f, size_t region, const bool *rank_keep,
                          scope_region_stats *st)
 {
-    int64_t total = 0, min = 0, max = 0;
-    size_t n = 0;
+    struct call_stats all = {0};
     for (size_t ri = 0; ri < f->n_ranks; ri++) {
         const series *s = rank_keep[ri] ? reader_series(f, region, ri) : NULL;
-        for (size_t i = 0; s && i < s->pub.count; i++, n++) {
-            int64_t d = s->pub.end_ns[i] - s->pub.start_ns[i];
-            total += d;
-            min = n == 0 || d < min ? d : min;
-            max = n == 0 || d > max ? d : max;
-        }
+        if (s)
+            call_stats_merge(&all, &s->stats);
     }
-    double mean = n ? (double)total / (double)n : NAN, ss = 0;
-    for (size_t ri = 0; n > 1 && ri < f->n_ranks; ri++) {
-        const series *s = rank_keep[ri] ? reader_series(f, region, ri) : NULL;
-        for (size_t i = 0; s && i < s->pub.count; i++) {
-            double dev = (double)(s->pub.end_ns[i] - s->pub.start_ns[i]) - mean;
-            ss += dev * dev;
-        }
-    }
-    st->calls = n;
-    st->total = reader_seconds(total);
-    st->mean = mean / 1e9;
-    st->std = n > 1 ? sqrt(ss / (double)(n - 1)) / 1e9 : NAN;
-    st->min = n ? reader_seconds(min) : NAN;
-    st->max = n ? reader_seconds(max) : NAN;
+    int64_t n = all.calls;
+    st->calls = (size_t)n;
+    st->total = reader_seconds(all.total_ns);
+    st->mean = n ? (double)all.total_ns / (double)n / 1e9 : NAN;
+    st->std = n > 1 ? sqrt(all.m2_ns2 / (double)(n - 1)) / 1e9 : NAN;
+    st->min = n ? reader_seconds(all.min_ns) : NAN;
+    st->max = n ? reader_seconds(all.max_ns) : NAN;
 }
 
 scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, size_t *count,

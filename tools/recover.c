@@ -182,7 +182,8 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
     const struct scope_meta_hook *h = &scope_meta_hooks(m)[g->region_hook[r]];
     const char *strings = scope_meta_strings(m);
     return (struct scope_region_info){.name = strings + h->name, .symbol = strings + h->symbol,
-                                      .library = strings + h->module, .address = h->value};
+                                      .library = strings + h->module, .address = h->value,
+                                      .has_self = g->self_known, .self_ns = g->region_self[r]};
 }
 
 /* Groups one process's events by its regions; the strings stay valid as

@@ -36,10 +36,18 @@ typedef struct scope_error {
 
 /* ---- Opening ---------------------------------------------------------- */
 
-/* Read the whole file into memory. NULL on failure (missing file, not HDF5,
- * truncated, wrong layout, mismatched dataset lengths ...). HDF5 never prints
- * its error stack from here. */
+/* Open a profile. NULL on failure (missing file, not HDF5, truncated, wrong
+ * layout, mismatched dataset lengths ...). HDF5 never prints its error stack
+ * from here. The per-region statistics that scope's writer stores (calls,
+ * total, min, max, variance, self time) are read at once; the calls
+ * themselves on first use, from the file, which stays open until
+ * scope_close(). A file without statistics (the seed's layout) is read
+ * whole at open. */
 SCOPE_API scope_file *scope_open(const char *path, scope_error *err);
+/* scope_open() with flags: SCOPE_OPEN_RECOMPUTE ignores stored statistics
+ * and derives everything from the calls (to cross-check a file). */
+enum { SCOPE_OPEN_RECOMPUTE = 1u << 0 };
+SCOPE_API scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err);
 SCOPE_API void scope_close(scope_file *f);
 SCOPE_API const char *scope_file_path(const scope_file *f);
 
@@ -90,6 +98,9 @@ typedef struct scope_series {
 
 /* NULL when the region was not recorded on that rank (or no such rank). */
 SCOPE_API const scope_series *scope_region_on_rank(const scope_file *f, size_t region, int rank);
+/* Whether the rank recorded the region (a group for it, maybe empty);
+ * unlike scope_region_on_rank(), reads no calls. */
+SCOPE_API bool scope_region_recorded(const scope_file *f, size_t region, int rank);
 /* Number of calls of the region on the rank (0 when not recorded). */
 SCOPE_API size_t scope_region_calls(const scope_file *f, size_t region, int rank);
 /* Fill out[0 .. calls-1] with the call durations. */
@@ -204,6 +215,12 @@ typedef struct scope_event {
  * non-NULL empty allocation when nothing matches. */
 SCOPE_API scope_event *scope_events(const scope_file *f, const scope_filter *flt, size_t *count,
                                     scope_error *err);
+/* The same events handed one at a time to fn, without holding them all
+ * (16 bytes a call are kept for the call ids). fn returns 0 to go on, -1 to
+ * stop (then scope_events_each returns -1 with err "stopped"). */
+typedef int (*scope_event_fn)(void *ctx, const scope_event *event);
+SCOPE_API int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_fn fn,
+                                void *ctx, scope_error *err);
 
 /* ---- Call stack ------------------------------------------------------- */
 

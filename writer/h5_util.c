@@ -94,6 +94,12 @@ int h5_attr_uint64(hid_t obj, const char *name, uint64_t value,
     return attr_write(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value, e);
 }
 
+int h5_attr_double(hid_t obj, const char *name, double value,
+                   const struct h5_err *e)
+{
+    return attr_write(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value, e);
+}
+
 int h5_close(hid_t *id)
 {
     if (*id < 0)

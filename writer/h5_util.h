@@ -34,6 +34,8 @@ int h5_attr_int64(hid_t obj, const char *name, int64_t value,
                   const struct h5_err *e);
 int h5_attr_uint64(hid_t obj, const char *name, uint64_t value,
                    const struct h5_err *e);
+int h5_attr_double(hid_t obj, const char *name, double value,
+                   const struct h5_err *e);
 
 /* Closes id if it is valid and sets it to H5I_INVALID_HID; returns what the
  * close returned (0 when there was nothing to close). */

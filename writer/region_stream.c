@@ -40,6 +40,9 @@ static void reset(struct region_stream *r)
     r->chunk = 0;
     r->buffered = 0;
     r->written = 0;
+    r->stats = (struct call_stats){0};
+    r->has_self = 0;
+    r->self_ns = 0;
 }
 
 int region_stream_init(struct region_stream *r, struct h5_err err)
@@ -100,6 +103,8 @@ int region_begin(struct region_stream *r, hid_t regions,
         h5_attr_string(r->group, "library", info->library, &r->err) < 0 ||
         h5_attr_uint64(r->group, "address", info->address, &r->err) < 0)
         return -1;
+    r->has_self = info->has_self;
+    r->self_ns = info->self_ns;
     return 0;
 }
 
@@ -248,6 +253,7 @@ int region_append(struct region_stream *r, const int64_t *start,
         if (take > n)
             take = n;
         buffer_events(r, start, end, thread_ids, take);
+        call_stats_add(&r->stats, start, end, take);
         start += take;
         end += take;
         if (thread_ids)
@@ -262,7 +268,8 @@ int region_end(struct region_stream *r)
     int extend = r->dset[0] >= 0;
     if (!extend && create_final(r, r->buffered) < 0)
         return -1;
-    if (write_window(r, extend) < 0)
+    if (write_window(r, extend) < 0 ||
+        region_stats_write(&r->stats, r->group, r->has_self, r->self_ns, &r->err) < 0)
         return -1;
     for (int c = 0; c < REGION_NCOLUMNS; c++)
         if (h5_close(&r->dset[c]) < 0)

@@ -5,6 +5,7 @@
 
 #include "chunk_codec.h"
 #include "h5_util.h"
+#include "region_stats.h"
 #include "scope_writer.h"
 
 /* Events buffered per dataset before they are written; also the chunk size
@@ -26,6 +27,9 @@ struct region_stream {
     struct chunk_codec codec;
     size_t buffered;                  /* events in buf */
     hsize_t written;                  /* events already in the datasets */
+    struct call_stats stats;          /* of every event appended so far */
+    int has_self;                     /* from the region's info */
+    int64_t self_ns;
     struct h5_err err;
 };
 
@@ -38,7 +42,8 @@ int region_begin(struct region_stream *r, hid_t regions,
 /* thread_ids may be NULL (all events on thread 0). */
 int region_append(struct region_stream *r, const int64_t *start,
                   const int64_t *end, const int32_t *thread_ids, size_t n);
-/* Writes what is buffered and closes the region. */
+/* Writes what is buffered and the statistics (region_stats.h), and closes
+ * the region. */
 int region_end(struct region_stream *r);
 /* Closes whatever is open without writing (after a failure). */
 void region_close(struct region_stream *r);

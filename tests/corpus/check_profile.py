@@ -271,6 +271,12 @@ def check_cli(cli, path, counts):
     want = {k: v for k, v in counts.items() if v}
     if cli_counts != want:
         fail("scope summary counts %s differ from the file's %s" % (cli_counts, want))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+    import stored_stats
+    try:
+        stored_stats.check(cli, path)
+    except AssertionError as e:
+        fail(str(e))
 
 
 def main():

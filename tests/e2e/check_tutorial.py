@@ -14,6 +14,8 @@ import sys
 
 import h5py
 
+import stored_stats
+
 MS = 1e-3
 EXPECTED_CALLS = {"setup": 1, "timestep": 6, "assemble": 6, "solve": 6, "checkpoint": 2}
 SLACK = 15 * MS   # typical lateness of a sleep's wake-up
@@ -126,6 +128,10 @@ def main():
     for rank in range(nranks):
         check_rank(events, rank)
     check_summary(scope(cli, "summary", path, "--format", "json"), nranks)
+    try:
+        stored_stats.check(cli, path)
+    except AssertionError as e:
+        fail(str(e))
     print(f"ok: {nranks} rank(s), 21 calls each, tutorial nesting and durations")
 
 

@@ -21,6 +21,14 @@ hid_t fx_rank(hid_t file, int rank);
 void fx_region(hid_t regions, const char *raw_name, const int64_t *start, size_t n,
                const int64_t *end, size_t n_end, const int32_t *thr, size_t n_thr);
 
+/* The statistics attributes scope's writer adds to a region group
+ * (writer/region_stats.h), given here by hand; self_ns < 0: none. */
+typedef struct fx_stats {
+    int64_t calls, total_ns, min_ns, max_ns, first_start_ns, last_end_ns, self_ns;
+    double m2_ns2;
+} fx_stats;
+void fx_region_stats(hid_t regions, const char *raw_name, const fx_stats *st);
+
 /* The tutorial's files. */
 void fx_two_ranks(const char *path);            /* (a) hand-written h5py file */
 void fx_tutorial(const char *path, bool run_start); /* (b)/(c) single-rank run */

@@ -31,6 +31,19 @@ info = json.load(open(d + "/info.json"))
 assert info["info"]["run_start_time"] is None and info["info"]["ranks"] == 2
 PY
 
+# streamed CSV: exact nanoseconds, negative times before an origin set late,
+# sorting and --top on those rows (the two-rank file: starts 0, 0.5, 1 s)
+"$scope" events "$dir/two.h5" --format csv --origin 0.75 --ranks 0 > "$dir/late.csv"
+[ "$(sed -n 2p "$dir/late.csv")" = "solve,0,0,-0.750000000,-0.550000000,0.200000000,0,-1" ] ||
+    fail "events csv with a late origin: $(sed -n 2p "$dir/late.csv")"
+[ "$(wc -l < "$dir/late.csv")" -eq 4 ] || fail "events csv: $(wc -l < "$dir/late.csv") lines"
+"$scope" events "$dir/two.h5" --format csv --origin 0.75 --sort start --top 2 > "$dir/sorted.csv"
+[ "$(cut -d, -f2,4 "$dir/sorted.csv" | tr '\n' ' ')" = "rank,start 0,0.250000000 1,0.250000000 " ] ||
+    fail "events --sort start: $(cat "$dir/sorted.csv")"
+"$scope" events "$dir/two.h5" --format json --include none > "$dir/none.json"
+python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == {'events': []}" "$dir/none.json" ||
+    fail "events json without rows: $(cat "$dir/none.json")"
+
 echo "not HDF5" > "$dir/text.h5"
 expect_error "^scope: $dir/missing.h5: No such file" summary "$dir/missing.h5"
 expect_error "^scope: $dir/text.h5: not an HDF5 file" events "$dir/text.h5"

@@ -558,6 +558,107 @@ START_TEST(bad_regex_and_rank)
 }
 END_TEST
 
+/* ---- statistics stored by scope's writer -------------------------------- */
+
+/* One rank, region "outer" (2 calls) containing "inner" (1 call), with
+ * statistics attributes that are `st_outer` (valid but deliberately not the
+ * calls' own, so a test can tell which were used) and the true ones of
+ * inner without self time. */
+static const int64_t st_s[] = {100, 1000}, st_e[] = {400, 1500};
+static const int64_t in_s[] = {150}, in_e[] = {250};
+static fx_stats st_outer = {.calls = 2, .total_ns = 700, .min_ns = 200, .max_ns = 500,
+                            .first_start_ns = 100, .last_end_ns = 1500, .self_ns = 650,
+                            .m2_ns2 = 45000};
+
+static void stats_file(const fx_stats *outer)
+{
+    make_path("stats");
+    hid_t file = fx_create(path);
+    fx_metadata(file, 50);
+    hid_t g = fx_rank(file, 0);
+    fx_region(g, "outer", st_s, 2, st_e, 2, NULL, 0);
+    fx_region(g, "inner", in_s, 1, in_e, 1, NULL, 0);
+    fx_region_stats(g, "outer", outer);
+    fx_region_stats(g, "inner", &(fx_stats){.calls = 1, .total_ns = 100, .min_ns = 100,
+                                            .max_ns = 100, .first_start_ns = 150,
+                                            .last_end_ns = 250, .self_ns = -1});
+    H5Gclose(g);
+    fx_close(file);
+}
+
+START_TEST(stored_stats_are_used)
+{
+    st_outer.total_ns = 700; /* the calls say 300 + 500 = 800 */
+    stats_file(&st_outer);
+    scope_error err = {{0}};
+    for (int recompute = 0; recompute < 2; recompute++) {
+        scope_file *f = scope_open_ex(path, recompute ? SCOPE_OPEN_RECOMPUTE : 0, &err);
+        ck_assert_msg(f != NULL, "open failed: %s", err.message);
+        size_t n = 0;
+        scope_region_stats *st = scope_summary(f, NULL, &n, &err);
+        ck_assert_ptr_nonnull(st);
+        ck_assert_uint_eq(n, 2);
+        ck_assert_str_eq(scope_region_name(f, st[0].region), "outer");
+        ck_assert_uint_eq(st[0].calls, 2);
+        ck_assert_double_eq_tol(st[0].total, recompute ? 800e-9 : 700e-9, 1e-15);
+        ck_assert_double_eq_tol(st[0].std, sqrt(recompute ? 20000.0 : 45000.0) / 1e9, 1e-15);
+        /* inner has no self_ns: self times of rank 0 come from the calls */
+        ck_assert_double_eq_tol(st[0].self, 700e-9, 1e-15);
+        ck_assert_double_eq_tol(st[1].self, 100e-9, 1e-15);
+        ck_assert_int_eq(scope_region_total_ns(f, 0, 0), recompute ? 800 : 700);
+        /* the calls themselves are read on first use */
+        const scope_series *ser = scope_region_on_rank(f, 0, 0);
+        ck_assert_ptr_nonnull(ser);
+        ck_assert_int_eq(ser->end_ns[1], 1500);
+        free(st);
+        scope_close(f);
+    }
+    unlink(path);
+}
+END_TEST
+
+START_TEST(stored_self_is_used)
+{
+    stats_file(&st_outer);
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = H5Gopen2(file, "rank0/regions/inner", H5P_DEFAULT);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(g, "self_ns", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    int64_t v = 90;
+    H5Awrite(a, H5T_NATIVE_INT64, &v);
+    H5Aclose(a);
+    H5Sclose(space);
+    H5Gclose(g);
+    H5Fclose(file);
+    scope_file *f = open_ok();
+    int64_t self[2];
+    ck_assert_int_eq(scope_self_times_ns(f, 0, self, NULL), 0);
+    ck_assert_int_eq(self[0], 650);
+    ck_assert_int_eq(self[1], 90);
+    scope_close(f);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(damaged_stats)
+{
+    fx_stats bad = st_outer;
+    bad.min_ns = 600; /* above max */
+    stats_file(&bad);
+    open_fails("rank0/regions/outer: damaged statistics attributes");
+    bad = st_outer;
+    bad.calls = 3; /* the datasets hold 2 */
+    bad.min_ns = 100;
+    stats_file(&bad);
+    open_fails("rank0/regions/outer: the datasets do not hold the 3 calls");
+    bad = st_outer;
+    bad.self_ns = 701; /* more than the total */
+    stats_file(&bad);
+    open_fails("damaged statistics");
+    unlink(path);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
     Suite *s = suite_create("reader");
@@ -572,6 +673,8 @@ static Suite *reader_suite(void)
         {"recursion", recursion},               {"threads", threads},
         {"bad_input", bad_missing_and_not_hdf5}, {"bad_input", bad_truncated},
         {"bad_input", bad_layouts},             {"bad_input", bad_regex_and_rank},
+        {"stats", stored_stats_are_used},       {"stats", stored_self_is_used},
+        {"stats", damaged_stats},
     };
     TCase *tc = NULL;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -87,7 +87,8 @@ static int write_rank(const struct scope_writer_api *api, scope_writer *w, int r
     for (size_t g = 0; g < sample_nregions; g++) {
         const struct sample_region *s = &sample_regions[g];
         struct scope_region_info region = {.name = s->name, .symbol = s->symbol,
-                                           .library = s->library, .address = s->address};
+                                           .library = s->library, .address = s->address,
+                                           .has_self = g == 0, .self_ns = SAMPLE_SELF_NS};
         if (api->begin_region(w, &region) < 0 || write_events(api, w, rank, g) < 0 ||
             api->end_region(w) < 0)
             return -1;

@@ -11,6 +11,7 @@
 #define SAMPLE_RANKS 2
 #define SAMPLE_BIG 200000      /* events of the chunked, compressed region */
 #define SAMPLE_BIG_APPEND 7777 /* its events arrive in appends this large */
+#define SAMPLE_SELF_NS 42      /* the self time given with the first region only */
 
 struct sample_region {
     const char *name;

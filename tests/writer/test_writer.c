@@ -175,6 +175,52 @@ static void assert_events(hid_t group, int rank, size_t region)
     free(tid);
 }
 
+static double double_attr(hid_t obj, const char *name)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    ck_assert_msg(a >= 0, "attribute %s missing", name);
+    double value = -1;
+    ck_assert_int_ge(H5Aread(a, H5T_NATIVE_DOUBLE, &value), 0);
+    H5Aclose(a);
+    return value;
+}
+
+/* The statistics attributes (region_stats.h) against the events, computed
+ * here the plain way (two passes for the squared deviations). */
+static void assert_stats(hid_t group, int rank, size_t region)
+{
+    size_t n = sample_regions[region].events;
+    int64_t total = 0, min = 0, max = 0, first = 0, last = 0, s, e;
+    int32_t t;
+    for (size_t i = 0; i < n; i++) {
+        sample_event(rank, region, i, &s, &e, &t);
+        int64_t d = e - s;
+        total += d;
+        min = i == 0 || d < min ? d : min;
+        max = i == 0 || d > max ? d : max;
+        first = i == 0 || s < first ? s : first;
+        last = i == 0 || e > last ? e : last;
+    }
+    double mean = n ? (double)total / (double)n : 0, m2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        sample_event(rank, region, i, &s, &e, &t);
+        m2 += ((double)(e - s) - mean) * ((double)(e - s) - mean);
+    }
+    assert_int_attr(group, "calls", H5T_STD_I64LE, (int64_t)n);
+    assert_int_attr(group, "total_ns", H5T_STD_I64LE, total);
+    assert_int_attr(group, "min_ns", H5T_STD_I64LE, min);
+    assert_int_attr(group, "max_ns", H5T_STD_I64LE, max);
+    assert_int_attr(group, "first_start_ns", H5T_STD_I64LE, first);
+    assert_int_attr(group, "last_end_ns", H5T_STD_I64LE, last);
+    double got = double_attr(group, "m2_ns2");
+    ck_assert_msg(got >= 0 && got <= m2 * (1 + 1e-9) + 1e-6 && got >= m2 * (1 - 1e-9) - 1e-6,
+                  "region %zu: m2_ns2 %g, want %g", region, got, m2);
+    if (region == 0)
+        assert_int_attr(group, "self_ns", H5T_STD_I64LE, SAMPLE_SELF_NS);
+    else
+        ck_assert_int_eq(H5Aexists(group, "self_ns"), 0);
+}
+
 static void assert_region(hid_t regions, int rank, size_t g)
 {
     const struct sample_region *s = &sample_regions[g];
@@ -188,6 +234,7 @@ static void assert_region(hid_t regions, int rank, size_t g)
     ck_assert_uint_eq(info.nlinks, 3);
     assert_layout(group, s->events);
     assert_events(group, rank, g);
+    assert_stats(group, rank, g);
     H5Gclose(group);
 }
 

@@ -1,0 +1,42 @@
+"""stored_stats.py: checks that the statistics scope's writer stores with
+each region (count, total, min, max, variance, self time) say what the calls
+themselves say: `scope summary` (from the statistics) against `scope summary
+--recompute` (from the calls, the reader's own nesting), every table.
+Imported by the e2e and corpus checkers."""
+import json
+import math
+import subprocess
+
+
+def summary(cli, path, *extra):
+    p = subprocess.run([cli, "summary", path, "--format", "json", *extra],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError("scope summary %s failed (%d): %s"
+                             % (" ".join(extra), p.returncode, p.stderr.strip()))
+    return json.loads(p.stdout)
+
+
+def same(a, b, exact):
+    if a is None or b is None or isinstance(a, str):
+        return a == b
+    if exact:   # sums of integer ns: printed to the ns
+        return abs(a - b) < 0.5e-9
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+
+
+def check(cli, path):
+    """Raises AssertionError naming the first difference."""
+    stored, derived = summary(cli, path), summary(cli, path, "--recompute")
+    if stored.keys() != derived.keys():
+        raise AssertionError("summary tables differ: %s vs %s" % (list(stored), list(derived)))
+    for table, rows in stored.items():
+        if len(rows) != len(derived[table]):
+            raise AssertionError("%s: %d rows stored, %d derived"
+                                 % (table, len(rows), len(derived[table])))
+        for got, want in zip(rows, derived[table]):
+            for key, value in want.items():
+                exact = key not in ("std", "mean", "share") and not key.startswith("max_over")
+                if not same(got.get(key), value, exact):
+                    raise AssertionError("%s %s: %s stored %r, derived from the calls %r"
+                                         % (table, got.get("region"), key, got.get(key), value))
