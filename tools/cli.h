@@ -86,8 +86,8 @@ int *cli_ranks(const scope_file *f, const scope_filter *flt, size_t *n, scope_er
  * when complete, so a failed run leaves nothing. NULL or "-": stdout. */
 FILE *cli_output_open(const char *path, scope_error *err);
 /* For subcommands that write files (export, plot): the filter the options
- * ask for, checked (regexes, ranks) before the output is created, then the
- * output opened. NULL on error. */
+ * ask for, checked (regexes, ranks, at least one call selected) before the
+ * output is created, then the output opened. NULL on error. */
 FILE *cli_open_selection_output(const scope_file *f, const cli_options *opt, scope_filter *flt,
                                 scope_error *err);
 /* Close (rename into place) or, when failed or on a write error, remove. */

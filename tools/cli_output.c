@@ -96,7 +96,16 @@ FILE *cli_open_selection_output(const scope_file *f, const cli_options *opt, sco
         return NULL;
     bool *keep = cli_kept_regions(f, flt, err);
     int *ranks = keep ? cli_ranks(f, flt, &n_ranks, err) : NULL;
+    size_t calls = 0;
+    for (size_t r = 0; ranks && r < scope_region_count(f); r++)
+        for (size_t k = 0; keep[r] && k < n_ranks; k++)
+            calls += scope_region_calls(f, r, ranks[k]);
     free(keep);
     free(ranks);
+    if (ranks && calls == 0) {
+        snprintf(err->message, sizeof err->message,
+                 "no calls to write: the selected regions are empty on the selected ranks");
+        return NULL;
+    }
     return ranks ? cli_output_open(opt->output, err) : NULL;
 }

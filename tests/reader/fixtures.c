@@ -181,3 +181,14 @@ void fx_threads(const char *path)
     }
     fx_close(file);
 }
+
+void fx_empty(const char *path)
+{
+    hid_t file = fx_create(path);
+    fx_metadata(file, 5);
+    hid_t regions = fx_rank(file, 0);
+    const int64_t none[1] = {0};
+    fx_region(regions, "solve", none, 0, none, 0, NULL, 0);
+    H5Gclose(regions);
+    fx_close(file);
+}

@@ -34,5 +34,6 @@ void fx_two_ranks(const char *path);            /* (a) hand-written h5py file */
 void fx_tutorial(const char *path, bool run_start); /* (b)/(c) single-rank run */
 extern const int64_t fx_tutorial_run_start_ns;
 void fx_threads(const char *path);              /* 2 ranks x 2 threads */
+void fx_empty(const char *path);                /* 1 rank, region "solve" without calls */
 
 #endif

@@ -1,5 +1,6 @@
 /* make_fixture KIND PATH: write a test file (two-ranks, tutorial,
- * tutorial-no-start, threads) for the CLI test and for trying the CLI by hand. */
+ * tutorial-no-start, threads, empty) for the CLI test and for trying the CLI
+ * by hand. */
 #include "fixtures.h"
 
 #include <stdio.h>
@@ -8,7 +9,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads PATH\n");
+        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads|empty PATH\n");
         return 2;
     }
     if (strcmp(argv[1], "two-ranks") == 0)
@@ -19,6 +20,8 @@ int main(int argc, char **argv)
         fx_tutorial(argv[2], false);
     else if (strcmp(argv[1], "threads") == 0)
         fx_threads(argv[2]);
+    else if (strcmp(argv[1], "empty") == 0)
+        fx_empty(argv[2]);
     else
         return 2;
     return 0;

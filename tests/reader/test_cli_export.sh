@@ -138,6 +138,13 @@ assert rows["setup"]["in"] == "A only" and rows["setup"]["speedup"] is None
 PY
 "$scope" diff "$dir/two.h5" "$dir/tut.h5" | grep -q 'B only' || fail "diff: B only"
 
+# a profile whose regions have no calls: summary says so, plot and export refuse
+"$make_fixture" empty "$dir/empty.h5"
+"$scope" summary "$dir/empty.h5" --format csv | grep -q '^solve,0,' || fail "summary of empty regions"
+expect_error "no calls to write" plot "$dir/empty.h5" -o "$dir/empty.svg"
+expect_error "no calls to write" export "$dir/empty.h5" --to folded
+[ ! -e "$dir/empty.svg" ] || fail "plot of empty regions left a file"
+
 for cmd in imbalance export plot; do
     expect_error "No such file" $cmd "$dir/missing.h5"
     expect_error "missing FILE" $cmd
