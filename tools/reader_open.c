@@ -127,6 +127,15 @@ static int read_calls(hid_t group, series *s, bool have_stats, scope_error *err)
         rc = index_series(s, err);
     if (rc == 0 && !have_stats)
         call_stats_add(&s->stats, s->pub.start_ns, s->pub.end_ns, s->pub.count);
+    if (rc < 0) { /* as before the attempt: counted, not loaded */
+        free((void *)s->pub.start_ns);
+        free((void *)s->pub.end_ns);
+        free((void *)s->pub.thread_ids);
+        free(s->order);
+        s->pub = (scope_series){.count = have_stats ? (size_t)s->stats.calls : 0};
+        s->order = NULL;
+        s->loaded = false;
+    }
     return rc;
 }
 

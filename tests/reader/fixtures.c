@@ -1,6 +1,8 @@
 /* Writes the reader's test files with the plain HDF5 C API. */
 #include "fixtures.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const int64_t fx_tutorial_run_start_ns = 163429213445LL;
@@ -191,4 +193,58 @@ void fx_empty(const char *path)
     fx_region(regions, "solve", none, 0, none, 0, NULL, 0);
     H5Gclose(regions);
     fx_close(file);
+}
+
+static herr_t add_region_stats(hid_t regions, const char *name, const H5L_info_t *info,
+                               void *unused)
+{
+    (void)info;
+    (void)unused;
+    hid_t g = H5Gopen2(regions, name, H5P_DEFAULT);
+    hid_t ds = H5Dopen2(g, "start_times", H5P_DEFAULT), de = H5Dopen2(g, "end_times", H5P_DEFAULT);
+    hid_t space = H5Dget_space(ds);
+    hssize_t n = H5Sget_simple_extent_npoints(space);
+    int64_t *s = malloc(((size_t)n + 1) * sizeof *s), *e = malloc(((size_t)n + 1) * sizeof *e);
+    H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, s);
+    H5Dread(de, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, e);
+    fx_stats st = {.calls = n, .self_ns = -1};
+    for (hssize_t i = 0; i < n; i++) {
+        int64_t d = e[i] - s[i];
+        st.total_ns += d;
+        st.min_ns = i == 0 || d < st.min_ns ? d : st.min_ns;
+        st.max_ns = i == 0 || d > st.max_ns ? d : st.max_ns;
+        st.first_start_ns = i == 0 || s[i] < st.first_start_ns ? s[i] : st.first_start_ns;
+        st.last_end_ns = i == 0 || e[i] > st.last_end_ns ? e[i] : st.last_end_ns;
+    }
+    double mean = n ? (double)st.total_ns / (double)n : 0;
+    for (hssize_t i = 0; i < n; i++)
+        st.m2_ns2 += ((double)(e[i] - s[i]) - mean) * ((double)(e[i] - s[i]) - mean);
+    free(s);
+    free(e);
+    H5Sclose(space);
+    H5Dclose(ds);
+    H5Dclose(de);
+    H5Gclose(g);
+    fx_region_stats(regions, name, &st);
+    return 0;
+}
+
+static herr_t add_rank_stats(hid_t file, const char *name, const H5L_info_t *info, void *unused)
+{
+    (void)info;
+    if (strncmp(name, "rank", 4) != 0)
+        return 0;
+    char path[64];
+    snprintf(path, sizeof path, "%s/regions", name);
+    hid_t regions = H5Gopen2(file, path, H5P_DEFAULT);
+    H5Literate(regions, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, add_region_stats, unused);
+    H5Gclose(regions);
+    return 0;
+}
+
+void fx_add_stats(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Literate(file, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, add_rank_stats, NULL);
+    H5Fclose(file);
 }

@@ -28,6 +28,9 @@ typedef struct fx_stats {
     double m2_ns2;
 } fx_stats;
 void fx_region_stats(hid_t regions, const char *raw_name, const fx_stats *st);
+/* Adds to every region of the file at path the statistics of its calls (as
+ * scope's writer would, without self_ns). */
+void fx_add_stats(const char *path);
 
 /* The tutorial's files. */
 void fx_two_ranks(const char *path);            /* (a) hand-written h5py file */
