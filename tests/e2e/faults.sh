@@ -1,6 +1,6 @@
 #!/bin/bash
 # faults.sh: runs that never reach MPI_Finalize still leave their data. A
-# 2-rank job is killed with SIGKILL, or with SIGTERM, or rank 0 calls
+# 2-rank job is killed with SIGKILL, or with SIGTERM, SIGINT or SIGXCPU, or rank 0 calls
 # MPI_Abort; `scope recover` must then write a file holding at least 99 % of
 # the calls each rank completed (the program counts them in a shared file),
 # and remove the segments it used.
@@ -66,15 +66,18 @@ kill -KILL "$(slot 32)" "$(slot 33)"
 check_recovered
 echo "ok: SIGKILL"
 
-# 2. SIGTERM, as a scheduler sends it: one line per rank, then recover
-start_job
-sleep 1
-kill -TERM "$(slot 32)" "$(slot 33)"
-wait "$job" 2>/dev/null || true
-grep -q "^scope: pid $(slot 32): SIGTERM: records kept for \`scope recover\`" err.txt ||
-    fail "no SIGTERM message"
-check_recovered
-echo "ok: SIGTERM"
+# 2. SIGTERM, as a scheduler sends it (SIGINT from a terminal, SIGXCPU at a
+# CPU-time limit): one line per rank, then recover
+for sig in TERM INT XCPU; do
+    start_job
+    sleep 1
+    kill -"$sig" "$(slot 32)" "$(slot 33)"
+    wait "$job" 2>/dev/null || true
+    grep -q "^scope: pid $(slot 32): SIG$sig: records kept for \`scope recover\`" err.txt ||
+        fail "no SIG$sig message"
+    check_recovered
+    echo "ok: SIG$sig"
+done
 
 # 3. MPI_Abort from rank 0 after exactly 3000 calls
 start_job 3000 || true
