@@ -1,6 +1,7 @@
 /* event_groups.h: one process's calls grouped by region in start order,
- * ready to be written or sent in bounded chunks. Knows nothing of where
- * the events came from (the live library or `scope recover`). */
+ * ready to be written or sent in bounded chunks, in bounded memory. Knows
+ * nothing of where the events came from (the live library or `scope
+ * recover`): it reads them from a scope_record_reader. */
 #ifndef SCOPE_EVENT_GROUPS_H
 #define SCOPE_EVENT_GROUPS_H
 
@@ -10,27 +11,48 @@
 #include "segment_decode.h"
 
 #define SCOPE_CHUNK_EVENTS 65536
+/* Events sorted in memory at once: a process with more is sorted in runs
+ * of this many, kept in an unlinked file in $TMPDIR and merged as its
+ * chunks are read. 24 bytes an event, twice during the sort: at most
+ * 192 MiB, whatever the number of events or ranks. */
+#define SCOPE_MERGE_WINDOW ((size_t)4 << 20)
+
+struct scope_run_head;
 
 struct scope_event_groups {
-    struct scope_event *events;   /* sorted by (region, start) */
-    size_t count;
-    size_t *region_begin;         /* nregions + 1 offsets into events */
+    size_t count;                 /* events kept (those of known hooks) */
+    size_t *region_begin;         /* nregions + 1: region r has calls */
+                                  /* region_begin[r] .. region_begin[r + 1] */
     uint32_t *region_hook;        /* a hook of each region, for its attributes */
     size_t nregions;
     int64_t *region_self;         /* exclusive time of each region's calls, */
     int self_known;               /* when each thread's calls came in end order */
+    /* storage: all events sorted by (region, start) in memory, or sorted
+     * runs in a file, merged per region by scope_event_groups_chunk */
+    struct scope_event *events;   /* nruns == 0 */
+    int runs_fd;
+    size_t nruns;
+    uint64_t *run_begin;          /* [run * (nregions + 1) + r]: event index in the file */
+    struct scope_run_head *heads; /* one per run while a region is merged */
+    size_t merge_region, merge_next;
 };
 
-/* Groups events whose ns times are final; hook_region[h] is hook h's
- * region. Events of unknown hooks (damaged records) are dropped. The events
- * come as the buffers hold them, each thread's together in the order the
- * calls ended: that order gives every region's self time in one pass
- * (nesting by containment, as the reader finds it); if it does not hold,
- * self_known is 0 and the reader derives self time itself. */
-int scope_event_groups_build(struct scope_event_groups *g, const struct scope_event *events,
-                             size_t n, const uint32_t *hook_region, size_t nhooks,
-                             size_t nregions);
+/* Reads every event of `in` (times final, in ns), keeping window events in
+ * memory at most; hook_region[h] is hook h's region. Events of unknown hooks
+ * (damaged records) are dropped. Each thread's events come together, in the
+ * order its calls ended: that order gives every region's self time in one
+ * pass (nesting by containment, as the reader finds it); if it does not hold
+ * (or the open calls outgrow the window), self_known is 0 and the reader
+ * derives self time itself. 0, or -1 with err. */
+int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_reader *in,
+                             const uint32_t *hook_region, size_t nhooks, size_t nregions,
+                             size_t window, char *err, size_t errlen);
 void scope_event_groups_free(struct scope_event_groups *g);
+
+static inline size_t scope_event_groups_calls(const struct scope_event_groups *g, size_t r)
+{
+    return g->region_begin[r + 1] - g->region_begin[r];
+}
 
 /* One chunk of a region's events as the columns the file stores. */
 struct scope_chunk {
@@ -40,9 +62,10 @@ struct scope_chunk {
     size_t n;
 };
 
-/* Fills `chunk` with events [from, from + SCOPE_CHUNK_EVENTS) of region r;
- * returns the index after the last one taken. */
-size_t scope_event_groups_chunk(const struct scope_event_groups *g, size_t r, size_t from,
+/* Fills `chunk` with events [from, from + SCOPE_CHUNK_EVENTS) of region r in
+ * start order; returns the index after the last one taken. Reading a
+ * region's chunks one after the other is the fast way. */
+size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,
                                 struct scope_chunk *chunk);
 
 #endif

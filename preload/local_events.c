@@ -1,5 +1,6 @@
-/* local_events.c: decodes this process's buffers, converts the raw
- * timestamps to ns and groups the calls by the regions of its hooks. */
+/* local_events.c: reads this process's buffers, converts the raw
+ * timestamps to ns on rank 0's clock and groups the calls by the regions of
+ * its hooks. */
 #include "local_events.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -10,28 +11,26 @@
 int scope_local_events_build(struct scope_event_groups *g, const struct scope_clock_offsets *to_root,
                              char *err, size_t errlen)
 {
-    struct scope_event *raw = NULL;
-    size_t n = 0;
-    *g = (struct scope_event_groups){0};
-    if (scope_buffers_collect(&raw, &n, err, errlen) != 0)
+    struct scope_thread_records *threads = NULL;
+    size_t nthreads = 0;
+    uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
+    *g = (struct scope_event_groups){.runs_fd = -1};
+    if (!hook_region || scope_buffers_threads(&threads, &nthreads) != 0) {
+        free(hook_region);
+        snprintf(err, errlen, "out of memory reading the buffers");
         return -1;
+    }
+    for (size_t h = 0; h < scope_rt.nhooks; h++)
+        hook_region[h] = scope_rt.hooks[h].region;
     struct scope_clock_map map;
     scope_clock_map_init(&map, &scope_rt.clock, to_root);
-    for (size_t i = 0; i < n; i++) {
-        raw[i].start = scope_clock_map_apply(&map, (uint64_t)raw[i].start);
-        raw[i].end = scope_clock_map_apply(&map, (uint64_t)raw[i].end);
-    }
-    uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
-    int rc = -1;
-    if (hook_region) {
-        for (size_t h = 0; h < scope_rt.nhooks; h++)
-            hook_region[h] = scope_rt.hooks[h].region;
-        rc = scope_event_groups_build(g, raw, n, hook_region, scope_rt.nhooks, scope_rt.nregions);
-    }
+    struct scope_record_reader in;
+    scope_record_reader_init(&in, threads, nthreads, &map);
+    int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
+                                      SCOPE_MERGE_WINDOW, err, errlen);
+    scope_record_reader_close(&in);
     free(hook_region);
-    free(raw);
-    if (rc != 0)
-        snprintf(err, errlen, "out of memory grouping %zu events", n);
+    free(threads);
     return rc;
 }
 

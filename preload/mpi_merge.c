@@ -115,13 +115,13 @@ static void send_blob(const void *data, size_t len, int tag)
 }
 
 /* A non-zero rank's side: wait for rank 0's go, then stream everything. */
-static void send_rank(const struct scope_event_groups *le, int64_t run_start, int64_t offset,
+static void send_rank(struct scope_event_groups *le, int64_t run_start, int64_t offset,
                       struct scope_chunk *c, char *buf)
 {
     PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
     size_t nonempty = 0;
     for (size_t r = 0; r < le->nregions; r++)
-        nonempty += le->region_begin[r + 1] > le->region_begin[r];
+        nonempty += scope_event_groups_calls(le, r) > 0;
     struct rank_header rh = {scope_facts.pid, run_start, offset, 0,
                              (int64_t)nonempty};
     memcpy(buf, &rh, sizeof(rh));
@@ -129,7 +129,7 @@ static void send_rank(const struct scope_event_groups *le, int64_t run_start, in
     memcpy(buf + sizeof(rh), scope_facts.hostname, host_len);
     send_blob(buf, sizeof(rh) + host_len, TAG_RANK);
     for (size_t r = 0; r < le->nregions; r++) {
-        size_t count = le->region_begin[r + 1] - le->region_begin[r];
+        size_t count = scope_event_groups_calls(le, r);
         if (!count)
             continue;
         struct scope_region_info info = scope_local_region_info(le, r, NULL);
@@ -249,7 +249,7 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
     return w ? rc : -1;
 }
 
-static int write_as_root(const struct scope_event_groups *le, int64_t run_start,
+static int write_as_root(struct scope_event_groups *le, int64_t run_start,
                          struct receive_state *s)
 {
     struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,

@@ -1,7 +1,9 @@
 /* segment.h: the layout of a per-thread shared-memory segment, which
  * outlives a crash so that `scope recover` can read what was recorded: a
  * one-page header, then the record array (all-zero slots are unused). Full
- * buffers are appended to the spill file the header names. */
+ * buffers are appended to the spill file the header names; `spilled` says
+ * how many records of it are this thread's (a file left at the same path by
+ * an earlier process with the same pid is not). */
 #ifndef SCOPE_SEGMENT_H
 #define SCOPE_SEGMENT_H
 
@@ -19,6 +21,7 @@ struct scope_segment_header {
     uint64_t capacity;         /* records after the header */
     uint64_t clock_base;       /* first raw reading of the run (for unwrapping) */
     char spill_path[1024];
+    uint64_t spilled;          /* records written to the spill file */
 };
 
 #endif

@@ -1,56 +1,102 @@
-/* segment_decode.c: decoding of record arrays and spill files. */
+/* segment_decode.c: reading threads' spill files and buffers back as events. */
 #include "segment_decode.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int scope_decode_records(struct scope_event_array *a, const struct scope_record *r, size_t n,
-                         uint64_t clock_base, int thread)
+void scope_record_reader_init(struct scope_record_reader *r, const struct scope_thread_records *t,
+                              size_t n, const struct scope_clock_map *map)
 {
+    *r = (struct scope_record_reader){.threads = t, .nthreads = n, .map = map, .spill_fd = -1};
+}
+
+/* Decodes the non-empty records among rec[0..n) into out; returns how many. */
+static size_t decode(const struct scope_record_reader *r, const struct scope_thread_records *t,
+                     const struct scope_record *rec, size_t n, struct scope_event *out)
+{
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (scope_record_is_empty(&r[i]))
+        if (scope_record_is_empty(&rec[i]))
             continue;
-        if (a->count == a->capacity) {
-            size_t cap = a->capacity ? a->capacity * 2 : 4096;
-            struct scope_event *d = realloc(a->data, cap * sizeof(*d));
-            if (!d)
-                return -1;
-            a->data = d;
-            a->capacity = cap;
+        uint64_t s, e;
+        scope_record_decode(&rec[i], t->clock_base, &s, &e, &out[k].hook);
+        out[k].start = scope_clock_map_apply(r->map, s);
+        out[k].end = scope_clock_map_apply(r->map, e);
+        out[k].thread = t->thread;
+        k++;
+    }
+    return k;
+}
+
+/* The next records of the current thread's spill file; 0 when it is done. */
+static long next_from_spill(struct scope_record_reader *r, const struct scope_thread_records *t,
+                            struct scope_event *out, size_t cap, char *err, size_t errlen)
+{
+    if (r->spill_fd < 0) {
+        r->spill_fd = t->spill_path && t->spilled ? open(t->spill_path, O_RDONLY | O_CLOEXEC) : -1;
+        r->spill_read = 0;
+        if (r->spill_fd < 0) {
+            r->in_buffer = 1;
+            if (!t->spill_path || !t->spilled)
+                return 0;
+            snprintf(err, errlen, "%s: %s", t->spill_path, strerror(errno));
+            return -1;
         }
-        struct scope_event *e = &a->data[a->count++];
-        uint64_t s, en;
-        scope_record_decode(&r[i], clock_base, &s, &en, &e->hook);
-        e->start = (int64_t)s;
-        e->end = (int64_t)en;
-        e->thread = thread;
+    }
+    struct scope_record chunk[1024];
+    for (;;) {
+        uint64_t left = t->spilled - r->spill_read;
+        size_t want = cap < 1024 ? cap : 1024;
+        want = left < want ? (size_t)left : want;
+        ssize_t got = want ? read(r->spill_fd, chunk, want * sizeof(chunk[0])) : 0;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            snprintf(err, errlen, "%s: %s", t->spill_path, strerror(errno));
+        if (got <= 0) {   /* a partial last record (killed mid-write) is dropped */
+            close(r->spill_fd);
+            r->spill_fd = -1;
+            r->in_buffer = 1;
+            return got < 0 ? -1 : 0;
+        }
+        r->spill_read += (size_t)got / sizeof(chunk[0]);
+        size_t k = decode(r, t, chunk, (size_t)got / sizeof(chunk[0]), out);
+        if (k > 0)
+            return (long)k;
+    }
+}
+
+long scope_record_reader_next(struct scope_record_reader *r, struct scope_event *out, size_t cap,
+                              char *err, size_t errlen)
+{
+    while (r->thread < r->nthreads && cap > 0) {
+        const struct scope_thread_records *t = &r->threads[r->thread];
+        if (!r->in_buffer) {
+            long k = next_from_spill(r, t, out, cap, err, errlen);
+            if (k != 0)
+                return k;
+            continue;
+        }
+        while (r->pos < t->capacity) {
+            size_t n = t->capacity - r->pos < cap ? t->capacity - r->pos : cap;
+            size_t k = decode(r, t, t->records + r->pos, n, out);
+            r->pos += n;
+            if (k > 0)
+                return (long)k;
+        }
+        r->thread++;
+        r->in_buffer = 0;
+        r->pos = 0;
     }
     return 0;
 }
 
-int scope_decode_spill(struct scope_event_array *a, const char *path, uint64_t clock_base,
-                       int thread, char *err, size_t errlen)
+void scope_record_reader_close(struct scope_record_reader *r)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    struct scope_record chunk[4096];
-    ssize_t got;
-    int rc = 0;
-    while ((got = read(fd, chunk, sizeof(chunk))) > 0)
-        if (scope_decode_records(a, chunk, (size_t)got / sizeof(chunk[0]), clock_base, thread) != 0) {
-            snprintf(err, errlen, "out of memory reading %s", path);
-            rc = -1;
-            break;
-        }
-    close(fd);
-    return rc;
+    if (r->spill_fd >= 0)
+        close(r->spill_fd);
+    r->spill_fd = -1;
 }

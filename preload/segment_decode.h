@@ -1,12 +1,14 @@
 /* segment_decode.h: turns raw call records (from a buffer in shared memory
- * or from a spill file) back into events. MPI-free and process-free: the
- * running library and `scope recover` both use it. */
+ * or from a spill file) back into events, a bounded batch at a time.
+ * MPI-free and process-free: the running library and `scope recover` both
+ * use it. */
 #ifndef SCOPE_SEGMENT_DECODE_H
 #define SCOPE_SEGMENT_DECODE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "record.h"
 
 struct scope_event {
@@ -15,17 +17,37 @@ struct scope_event {
     int32_t thread;            /* per-process thread number */
 };
 
-struct scope_event_array {
-    struct scope_event *data;
-    size_t count, capacity;
+/* Where one thread's records are: first the `spilled` records at the start
+ * of its spill file (older ones), then its buffer. */
+struct scope_thread_records {
+    const char *spill_path;
+    uint64_t spilled;
+    const struct scope_record *records;
+    size_t capacity;
+    uint64_t clock_base;       /* to widen the 56-bit times */
+    int32_t thread;
 };
 
-/* Appends the non-empty records among r[0..n); -1 when out of memory. */
-int scope_decode_records(struct scope_event_array *a, const struct scope_record *r, size_t n,
-                         uint64_t clock_base, int thread);
+/* Reads the records of threads[0..n) in that order, each thread's in the
+ * order they were written (the order its calls ended), converted to ns by
+ * `map`. */
+struct scope_record_reader {
+    const struct scope_thread_records *threads;
+    size_t nthreads;
+    const struct scope_clock_map *map;
+    size_t thread;             /* the one being read */
+    int spill_fd;              /* -1: its spill file is done (or not opened yet) */
+    int in_buffer;             /* its spill file is done */
+    uint64_t spill_read;       /* records read of it */
+    size_t pos;                /* next record of its buffer */
+};
 
-/* Appends the records of a spill file (a missing file has none). */
-int scope_decode_spill(struct scope_event_array *a, const char *path, uint64_t clock_base,
-                       int thread, char *err, size_t errlen);
+void scope_record_reader_init(struct scope_record_reader *r, const struct scope_thread_records *t,
+                              size_t n, const struct scope_clock_map *map);
+/* Up to cap events into out: how many (0 at the end), -1 on a read error
+ * (err says which file). Empty slots are skipped. */
+long scope_record_reader_next(struct scope_record_reader *r, struct scope_event *out, size_t cap,
+                              char *err, size_t errlen);
+void scope_record_reader_close(struct scope_record_reader *r);
 
 #endif

@@ -1,5 +1,5 @@
 /* thread_buffer.c: sets up a thread's buffer and shadow stack on its first
- * hooked call, spills full buffers to disk, and reads everything back. */
+ * hooked call, spills full buffers to disk, and tells where they all are. */
 #include "thread_buffer.h"
 #include "process_meta.h"
 #include "segment.h"
@@ -181,7 +181,8 @@ void scope_thread_flush(void *arg)
     struct scope_thread_buffer *b = t->buffer;
     t->busy++;
     if (b->spill_fd < 0)
-        b->spill_fd = open(b->header->spill_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        b->spill_fd = open(b->header->spill_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+                           0600);
     /* cur may lie past the end when a signal handler raced for the last slot */
     struct scope_record *end = t->cur < t->end ? t->cur : t->end;
     size_t used = (size_t)(end - b->records) * sizeof(struct scope_record);
@@ -191,36 +192,34 @@ void scope_thread_flush(void *arg)
         t->status = SCOPE_THREAD_OFF;
         t->cur = t->end = end;
     } else {
+        b->header->spilled += used / sizeof(struct scope_record);
         memset(b->records, 0, used);
         t->cur = b->records;
     }
     t->busy--;
 }
 
-int scope_buffers_collect(struct scope_event **events, size_t *count, char *err, size_t errlen)
+int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
 {
-    struct scope_event_array a = {0};
-    int rc = 0;
     pthread_mutex_lock(&registry_lock);
-    for (struct scope_thread_buffer *b = registry; b && rc == 0; b = b->next) {
-        int thread = b->header->thread_number;
+    size_t n = 0;
+    for (struct scope_thread_buffer *b = registry; b; b = b->next)
+        n++;
+    struct scope_thread_records *t = malloc((n + 1) * sizeof(*t));
+    n = 0;
+    for (struct scope_thread_buffer *b = registry; t && b; b = b->next) {
         if (b->spill_fd >= 0)
             fsync(b->spill_fd);
-        rc = scope_decode_spill(&a, b->header->spill_path, clock_base, thread, err, errlen);
-        if (rc == 0 &&
-            scope_decode_records(&a, b->records, b->header->capacity, clock_base, thread) != 0) {
-            snprintf(err, errlen, "out of memory decoding the buffers");
-            rc = -1;
-        }
+        t[n++] = (struct scope_thread_records){
+            .spill_path = b->header->spill_path, .spilled = b->header->spilled,
+            .records = b->records,
+            .capacity = b->header->capacity, .clock_base = clock_base,
+            .thread = b->header->thread_number};
     }
     pthread_mutex_unlock(&registry_lock);
-    if (rc != 0) {
-        free(a.data);
-        return -1;
-    }
-    *events = a.data;
-    *count = a.count;
-    return 0;
+    *threads = t;
+    *count = n;
+    return t ? 0 : -1;
 }
 
 void scope_buffers_remove(void)

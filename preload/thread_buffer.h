@@ -1,6 +1,6 @@
 /* thread_buffer.h: per-thread recording buffers in POSIX shared memory,
- * their spill files, the registry of all of them, and decoding them back
- * into events at the end of the run. */
+ * their spill files, and the registry of all of them, read back at the end
+ * of the run. */
 #ifndef SCOPE_THREAD_BUFFER_H
 #define SCOPE_THREAD_BUFFER_H
 
@@ -13,10 +13,11 @@
 /* Set once before recording starts. */
 void scope_buffers_configure(size_t buffer_bytes, uint64_t clock_base);
 
-/* Every event recorded by every thread of this process, raw timestamps.
- * The caller frees *events. Returns 0 or -1 (message in err). */
-int scope_buffers_collect(struct scope_event **events, size_t *count,
-                          char *err, size_t errlen);
+/* Where every thread of this process left its records (spill files are
+ * flushed first), for a scope_record_reader. The caller frees *threads;
+ * what it points to stays valid until scope_buffers_remove(). -1 when out
+ * of memory. */
+int scope_buffers_threads(struct scope_thread_records **threads, size_t *count);
 
 /* Removes every segment and spill file of this process, the meta segment
  * included (after a write). */

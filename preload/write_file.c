@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
-                     const struct scope_event_groups *le, scope_more_ranks_fn more, void *ctx)
+                     struct scope_event_groups *le, scope_more_ranks_fn more, void *ctx)
 {
     char err[512], path[PATH_MAX];
     const struct scope_writer_api *api = scope_load_writer(err, sizeof(err));

@@ -12,6 +12,6 @@ typedef int (*scope_more_ranks_fn)(const struct scope_writer_api *api, scope_wri
 
 /* Returns 0 when the file is complete, -1 after saying why. */
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
-                     const struct scope_event_groups *le, scope_more_ranks_fn more, void *ctx);
+                     struct scope_event_groups *le, scope_more_ranks_fn more, void *ctx);
 
 #endif

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
-                     const struct scope_rank_info *rank, const struct scope_event_groups *g,
+                     const struct scope_rank_info *rank, struct scope_event_groups *g,
                      scope_region_info_fn region_info, const void *ctx)
 {
     struct scope_chunk *chunk = malloc(sizeof(*chunk));
     if (!chunk || api->begin_rank(w, rank) != 0)
         goto fail;
     for (size_t r = 0; r < g->nregions; r++) {
-        if (g->region_begin[r + 1] == g->region_begin[r])
+        if (scope_event_groups_calls(g, r) == 0)
             continue;   /* hooked but never called: no region */
         struct scope_region_info info = region_info(g, r, ctx);
         if (api->begin_region(w, &info) != 0)

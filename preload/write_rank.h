@@ -12,7 +12,7 @@ typedef struct scope_region_info (*scope_region_info_fn)(const struct scope_even
                                                          size_t r, const void *ctx);
 
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
-                     const struct scope_rank_info *rank, const struct scope_event_groups *g,
+                     const struct scope_rank_info *rank, struct scope_event_groups *g,
                      scope_region_info_fn region_info, const void *ctx);
 
 #endif

@@ -137,41 +137,68 @@ static struct scope_clock_calibration calibration(const struct scope_meta_header
     return c;
 }
 
-/* Every record a process's threads left, converted to rank 0's clock. */
-static int collect_events(const struct scope_recover_options *o, const struct scope_meta_header *m,
-                          struct scope_event_array *a, char *err, size_t errlen)
+/* The segments a process's threads left, mapped, and where their records are. */
+struct process_segments {
+    struct scope_thread_records *threads;
+    void **maps;
+    size_t *bytes;
+    char (*spill)[sizeof(((struct scope_segment_header *)0)->spill_path)];
+    size_t n;
+};
+
+static void unmap_segments(struct process_segments *p)
 {
+    for (size_t i = 0; i < p->n; i++)
+        munmap(p->maps[i], p->bytes[i]);
+    free(p->threads);
+    free(p->maps);
+    free(p->bytes);
+    free(p->spill);
+    *p = (struct process_segments){0};
+}
+
+static int map_segments(const struct scope_recover_options *o, const struct scope_meta_header *m,
+                        struct process_segments *p)
+{
+    *p = (struct process_segments){0};
     for (int thread = 0;; thread++) {
         char path[4096];
         snprintf(path, sizeof(path), "%s/scope-%d-%d-%d", o->dir, (int)getuid(), m->pid, thread);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
-            break;
+            return 0;
+        size_t n = p->n + 1;
+        struct scope_thread_records *t = realloc(p->threads, n * sizeof(*t));
+        void **maps = t ? realloc(p->maps, n * sizeof(*maps)) : NULL;
+        size_t *sizes = maps ? realloc(p->bytes, n * sizeof(*sizes)) : NULL;
+        void *spill = sizes ? realloc(p->spill, n * sizeof(*p->spill)) : NULL;
+        if (t)
+            p->threads = t;
+        if (maps)
+            p->maps = maps;
+        if (sizes)
+            p->bytes = sizes;
+        if (spill)
+            p->spill = spill;
+        if (!spill) {
+            munmap(h, bytes);
+            return -1;
+        }
+        p->maps[p->n] = h;
+        p->bytes[p->n] = bytes;
         int ok = bytes >= SCOPE_SEGMENT_HEADER_BYTES && memcmp(h->magic, SCOPE_SEGMENT_MAGIC, 8) == 0;
         size_t capacity = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
         if (ok && capacity > h->capacity)
             capacity = h->capacity;
-        char spill[sizeof(h->spill_path)];
-        memcpy(spill, h->spill_path, sizeof(spill));
-        spill[sizeof(spill) - 1] = '\0';
-        int rc = ok ? scope_decode_spill(a, spill, h->clock_base, thread, err, errlen) : 0;
-        if (ok && rc == 0)
-            rc = scope_decode_records(a, (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
-                                      capacity, h->clock_base, thread);
-        munmap(h, bytes);
-        if (rc != 0)
-            return -1;
+        memcpy(p->spill[p->n], h->spill_path, sizeof(p->spill[0]));
+        p->spill[p->n][sizeof(p->spill[0]) - 1] = '\0';
+        p->threads[p->n] = (struct scope_thread_records){
+            .spill_path = ok ? p->spill[p->n] : NULL, .spilled = ok ? h->spilled : 0,
+            .records = (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
+            .capacity = capacity, .clock_base = ok ? h->clock_base : 0, .thread = thread};
+        p->n = n;
     }
-    struct scope_clock_calibration c = calibration(m);
-    struct scope_clock_offsets to_root = {0, m->clock_offset_ns, 0, m->clock_offset_ns};
-    struct scope_clock_map map;
-    scope_clock_map_init(&map, &c, &to_root);
-    for (size_t i = 0; i < a->count; i++) {
-        a->data[i].start = scope_clock_map_apply(&map, (uint64_t)a->data[i].start);
-        a->data[i].end = scope_clock_map_apply(&map, (uint64_t)a->data[i].end);
-    }
-    return 0;
 }
 
 /* A region's attributes from the hook table of a meta segment. */
@@ -186,26 +213,35 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
                                       .has_self = g->self_known, .self_ns = g->region_self[r]};
 }
 
-/* Groups one process's events by its regions; the strings stay valid as
- * long as its meta segment is mapped. */
+/* Groups one process's events by its regions, on rank 0's clock; the
+ * strings stay valid as long as its meta segment is mapped. */
 static int group_process(const struct scope_recover_options *o, const struct scope_meta_header *m,
                          struct scope_event_groups *g, size_t *events, char *err, size_t errlen)
 {
-    struct scope_event_array a = {0};
     const struct scope_meta_hook *hooks = scope_meta_hooks(m);
     uint32_t *hook_region = malloc(((size_t)m->nhooks + 1) * sizeof(uint32_t));
-    int rc = hook_region ? collect_events(o, m, &a, err, errlen) : -1;
+    struct process_segments segs;
+    int rc = hook_region && map_segments(o, m, &segs) == 0 ? 0 : -1;
     for (int32_t h = 0; rc == 0 && h < m->nhooks; h++) {
         hook_region[h] = hooks[h].region;
         if (hooks[h].region >= (uint32_t)m->nregions || hooks[h].name >= m->strings_bytes)
             rc = -1;
     }
-    if (rc == 0)
-        rc = scope_event_groups_build(g, a.data, a.count, hook_region, (size_t)m->nhooks,
-                                      (size_t)m->nregions);
+    *g = (struct scope_event_groups){.runs_fd = -1};
+    if (rc == 0) {
+        struct scope_clock_calibration c = calibration(m);
+        struct scope_clock_offsets to_root = {0, m->clock_offset_ns, 0, m->clock_offset_ns};
+        struct scope_clock_map map;
+        scope_clock_map_init(&map, &c, &to_root);
+        struct scope_record_reader in;
+        scope_record_reader_init(&in, segs.threads, segs.n, &map);
+        rc = scope_event_groups_build(g, &in, hook_region, (size_t)m->nhooks, (size_t)m->nregions,
+                                      SCOPE_MERGE_WINDOW, err, errlen);
+        scope_record_reader_close(&in);
+    }
     *events = rc == 0 ? g->count : 0;
+    unmap_segments(&segs);
     free(hook_region);
-    free(a.data);
     if (rc != 0 && !*err)
         snprintf(err, errlen, "pid %d: damaged meta segment or out of memory", m->pid);
     return rc;

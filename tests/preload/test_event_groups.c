@@ -1,65 +1,207 @@
-/* test_event_groups.c: Check unit tests of grouping one process's calls by
- * region: start order within a region, and self times from the order the
- * calls ended (nesting by containment, per thread), refused when the calls
- * do not come in that order. */
+/* test_event_groups.c: Check unit tests of reading a process's records
+ * back (spill file, then buffer, per thread) and grouping them by region:
+ * start order within a region, the same result whether the events fit one
+ * window or are sorted in runs and merged, and self times from the order
+ * the calls ended (nesting by containment, per thread), refused when the
+ * calls do not come in that order. */
 #include <check.h>
 
 #include "../check_main.h"
 #include "event_groups.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 /* hook h belongs to region h (identity), 3 hooks */
 static const uint32_t hook_region[] = {0, 1, 2};
 
-static struct scope_event ev(int64_t start, int64_t end, uint32_t hook, int32_t thread)
+struct call {
+    int64_t start, end;
+    uint32_t hook;
+};
+
+/* Threads as scope leaves them: each its calls in records (a buffer with
+ * two empty slots at the end), the first `spilled` of them in a spill file. */
+struct process {
+    struct scope_thread_records t[4];
+    struct scope_record *records[4];
+    char spill[4][64];
+    size_t n;
+    struct scope_clock_map same_clock;
+};
+
+static void add_thread(struct process *p, const struct call *c, size_t n, size_t spilled)
 {
-    return (struct scope_event){.start = start, .end = end, .hook = hook, .thread = thread};
+    size_t k = p->n++;
+    p->records[k] = calloc(n + 2, sizeof(struct scope_record));
+    for (size_t i = 0; i < n; i++)
+        scope_record_encode(&p->records[k][i], (uint64_t)c[i].start, (uint64_t)c[i].end,
+                            c[i].hook);
+    snprintf(p->spill[k], sizeof p->spill[k], "/tmp/scope-test-eg-%d-%zu.spill", (int)getpid(), k);
+    /* the spilled records, then what an earlier process with the same pid
+     * left at that path (every thread's records once more): not ours */
+    FILE *f = fopen(p->spill[k], "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(p->records[k], sizeof(struct scope_record), spilled, f), spilled);
+    ck_assert_uint_eq(fwrite(p->records[k], sizeof(struct scope_record), n, f), n);
+    fclose(f);
+    p->t[k] = (struct scope_thread_records){.spill_path = p->spill[k], .spilled = spilled,
+                                            .records = p->records[k] + spilled,
+                                            .capacity = n - spilled + 2, .clock_base = 0,
+                                            .thread = (int32_t)k};
+}
+
+static void free_process(struct process *p)
+{
+    for (size_t k = 0; k < p->n; k++) {
+        unlink(p->spill[k]);
+        free(p->records[k]);
+    }
+}
+
+static void build(struct process *p, struct scope_event_groups *g, size_t window)
+{
+    struct scope_clock_calibration ns = {0};
+    scope_clock_map_init(&p->same_clock, &ns, &(struct scope_clock_offsets){0});
+    struct scope_record_reader in;
+    scope_record_reader_init(&in, p->t, p->n, &p->same_clock);
+    char err[256] = "";
+    ck_assert_msg(scope_event_groups_build(g, &in, hook_region, 3, 3, window, err, sizeof err) == 0,
+                  "build: %s", err);
+    scope_record_reader_close(&in);
 }
 
 START_TEST(self_times_in_end_order)
 {
-    /* thread 0: a[0,100] holds b[10,40] (which holds c[20,30]) and c[50,60];
-     *           then a[200,210] alone. thread 1: b[0,1000] holds a[5,905]. */
-    struct scope_event e[] = {
-        ev(20, 30, 2, 0), ev(10, 40, 1, 0), ev(50, 60, 2, 0), ev(0, 100, 0, 0),
-        ev(200, 210, 0, 0), ev(5, 905, 0, 1), ev(0, 1000, 1, 1),
-    };
-    struct scope_event_groups g;
-    ck_assert_int_eq(scope_event_groups_build(&g, e, 7, hook_region, 3, 3), 0);
-    ck_assert_int_eq(g.self_known, 1);
-    ck_assert_int_eq(g.region_self[0], (100 - 30 - 10) + 10 + 900);  /* a */
-    ck_assert_int_eq(g.region_self[1], (30 - 10) + (1000 - 900));     /* b */
-    ck_assert_int_eq(g.region_self[2], 10 + 10);                      /* c */
-    /* region 0 in start order: [0,100], [5,905], [200,210] */
-    ck_assert_uint_eq(g.region_begin[1] - g.region_begin[0], 3);
-    ck_assert_int_eq(g.events[0].start, 0);
-    ck_assert_int_eq(g.events[1].start, 5);
-    ck_assert_int_eq(g.events[2].start, 200);
-    scope_event_groups_free(&g);
+    /* thread 0: a[10,100] holds b[20,40] (which holds c[25,30]) and c[50,60];
+     *           then a[200,210] alone. thread 1: b[5,1000] holds a[15,905]. */
+    struct call t0[] = {{25, 30, 2}, {20, 40, 1}, {50, 60, 2}, {10, 100, 0}, {200, 210, 0}};
+    struct call t1[] = {{15, 905, 0}, {5, 1000, 1}};
+    for (size_t window = 2; window <= SCOPE_MERGE_WINDOW; window *= 1024) {
+        struct process p = {0};
+        add_thread(&p, t0, 5, 2);
+        add_thread(&p, t1, 2, 0);
+        struct scope_event_groups g;
+        build(&p, &g, window);
+        ck_assert_uint_eq(g.nruns > 0, window == 2);
+        ck_assert_int_eq(g.self_known, 1);
+        ck_assert_int_eq(g.region_self[0], (90 - 20 - 10) + 10 + 890);  /* a */
+        ck_assert_int_eq(g.region_self[1], (20 - 5) + (995 - 890));     /* b */
+        ck_assert_int_eq(g.region_self[2], 5 + 10);                     /* c */
+        struct scope_chunk *chunk = malloc(sizeof *chunk);
+        ck_assert_uint_eq(scope_event_groups_calls(&g, 0), 3);
+        ck_assert_uint_eq(scope_event_groups_chunk(&g, 0, 0, chunk), 3);
+        ck_assert_int_eq(chunk->start[0], 10);
+        ck_assert_int_eq(chunk->start[1], 15);
+        ck_assert_int_eq(chunk->thread[1], 1);
+        ck_assert_int_eq(chunk->end[2], 210);
+        free(chunk);
+        scope_event_groups_free(&g);
+        free_process(&p);
+    }
+}
+END_TEST
+
+/* Many nested calls on three threads, sorted at once or in runs and
+ * merged: the same chunks and counts; the same self times while the calls
+ * open at once (1000 roots a thread) fit the window, else none. */
+static void assert_same_groups(struct scope_event_groups *once, struct scope_event_groups *runs)
+{
+    struct scope_chunk *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    ck_assert_uint_gt(runs->nruns, 1);
+    ck_assert_uint_eq(once->count, runs->count);
+    for (size_t r = 0; r < 3; r++) {
+        ck_assert_uint_eq(scope_event_groups_calls(once, r), scope_event_groups_calls(runs, r));
+        scope_event_groups_chunk(once, r, 0, a);
+        scope_event_groups_chunk(runs, r, 0, b);
+        ck_assert_uint_eq(a->n, scope_event_groups_calls(once, r));
+        ck_assert_uint_eq(a->n, b->n);
+        for (size_t i = 0; i < a->n; i++) {
+            ck_assert_int_eq(a->start[i], b->start[i]);
+            ck_assert_int_eq(a->end[i], b->end[i]);
+            ck_assert_int_eq(a->thread[i], b->thread[i]);
+            ck_assert(i == 0 || a->start[i - 1] <= a->start[i]);
+        }
+    }
+    /* a region read again, from the middle */
+    size_t n = scope_event_groups_calls(once, 0);
+    ck_assert_uint_eq(scope_event_groups_chunk(runs, 0, 500, b), n);
+    scope_event_groups_chunk(once, 0, 500, a);
+    ck_assert_int_eq(a->start[0], b->start[0]);
+    ck_assert_int_eq(a->start[n - 501], b->start[n - 501]);
+    free(a);
+    free(b);
+}
+
+START_TEST(runs_merge_like_one_window)
+{
+    enum { N = 3000 };
+    struct call *c = malloc(N * sizeof *c);
+    struct process p = {0};
+    for (int thread = 0; thread < 3; thread++) {
+        /* in end order: two leaves, then the parent holding them */
+        for (int i = 0; i < N; i++) {
+            int64_t base = 1000 * (i / 3) + 10 * thread;
+            c[i] = i % 3 == 2 ? (struct call){base, base + 900, 0}
+                              : (struct call){base + 100 + 300 * (i % 3), base + 300 + 300 * (i % 3),
+                                              (uint32_t)(1 + (i + thread) % 2)};
+        }
+        add_thread(&p, c, N, thread == 1 ? 1000 : 0);
+    }
+    struct scope_event_groups once, runs;
+    build(&p, &once, SCOPE_MERGE_WINDOW);
+    ck_assert_uint_eq(once.nruns, 0);
+    ck_assert_uint_eq(once.count, 3 * N);
+    ck_assert_int_eq(once.self_known, 1);
+    ck_assert_int_eq(once.region_self[0], 3 * (N / 3) * (900 - 400));
+    build(&p, &runs, 2048);
+    assert_same_groups(&once, &runs);
+    ck_assert_int_eq(runs.self_known, 1);
+    for (size_t r = 0; r < 3; r++)
+        ck_assert_int_eq(once.region_self[r], runs.region_self[r]);
+    scope_event_groups_free(&runs);
+    build(&p, &runs, 7);
+    assert_same_groups(&once, &runs);
+    ck_assert_int_eq(runs.self_known, 0);
+    free(c);
+    scope_event_groups_free(&once);
+    scope_event_groups_free(&runs);
+    free_process(&p);
 }
 END_TEST
 
 START_TEST(self_times_refused_out_of_order)
 {
     /* the outer call before its child: not end order */
-    struct scope_event e[] = {ev(0, 100, 0, 0), ev(10, 40, 1, 0)};
+    struct call out_of_order[] = {{0, 100, 0}, {10, 40, 1}};
+    struct process p = {0};
+    add_thread(&p, out_of_order, 2, 0);
     struct scope_event_groups g;
-    ck_assert_int_eq(scope_event_groups_build(&g, e, 2, hook_region, 3, 3), 0);
+    build(&p, &g, SCOPE_MERGE_WINDOW);
     ck_assert_int_eq(g.self_known, 0);
+    ck_assert_uint_eq(g.count, 2);
     scope_event_groups_free(&g);
-    /* a thread's calls in two separate runs */
-    struct scope_event t[] = {ev(0, 10, 0, 0), ev(0, 10, 0, 1), ev(20, 30, 0, 0)};
-    ck_assert_int_eq(scope_event_groups_build(&g, t, 3, hook_region, 3, 3), 0);
+    free_process(&p);
+    /* more calls open at once than the window holds */
+    struct call flat[] = {{0, 10, 0}, {20, 30, 0}, {40, 50, 0}};
+    p = (struct process){0};
+    add_thread(&p, flat, 3, 0);
+    build(&p, &g, 2);
     ck_assert_int_eq(g.self_known, 0);
     ck_assert_uint_eq(g.count, 3);
     scope_event_groups_free(&g);
+    free_process(&p);
 }
 END_TEST
 
 int main(void)
 {
     Suite *s = suite_create("event_groups");
-    TCase *tc = tcase_create("self");
+    TCase *tc = tcase_create("groups");
     tcase_add_test(tc, self_times_in_end_order);
+    tcase_add_test(tc, runs_merge_like_one_window);
     tcase_add_test(tc, self_times_refused_out_of_order);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
