@@ -116,6 +116,7 @@ void scope_stop_recording(void)
 {
     if (!scope_recording)
         return;
+    scope_end_open_calls();
     scope_recording = 0;
     scope_clock_stop(&scope_rt.clock);
     scope_meta_set_stopped(scope_rt.clock.raw1, scope_rt.clock.ns1);

@@ -182,6 +182,20 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     return ret;
 }
 
+/* Recording is about to stop (MPI_Finalize, exit): the calling thread's
+ * calls still open end now, so that the file has them; their frames stay,
+ * and their returns later record nothing. Innermost first: the order in
+ * which they end. */
+void scope_end_open_calls(void)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE || !scope_recording)
+        return;
+    uint64_t now = now_raw();
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
+        emit(t, (f - 1)->start, now, (f - 1)->hook);
+}
+
 /* An exception is about to unwind this thread's stack: the unwinder must
  * see every real return address, not scope_exit_stub. */
 __attribute__((visibility("hidden"))) void scope_shadow_unhook(void)

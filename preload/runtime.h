@@ -54,7 +54,8 @@ void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * module. Returns the number of hooks installed. */
 size_t scope_install_hooks(void);
 
-/* Stops recording and takes the final clock reading (idempotent). */
+/* Ends the calling thread's open calls (they are in the file, ending now),
+ * stops recording and takes the final clock reading (idempotent). */
 void scope_stop_recording(void);
 
 /* stale_runs.c: warns once about records that ended processes left behind. */

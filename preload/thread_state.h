@@ -57,6 +57,10 @@ void scope_shadow_rehook(uint64_t *caller_sp);
 /* An unwinder passing the exit stub in `slot` (exit_unwind.c). */
 void scope_shadow_unwind_through(uint64_t *slot, int ending);
 
+/* Ends, in the record, the calling thread's open calls (hooks.c), just
+ * before recording stops. */
+void scope_end_open_calls(void);
+
 /* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
 void scope_thread_activate(void *thread);        /* struct scope_thread * */
 void scope_thread_flush(void *thread);           /* buffer full: spill it */
