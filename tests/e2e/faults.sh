@@ -73,7 +73,9 @@ for sig in TERM INT XCPU; do
     sleep 1
     kill -"$sig" "$(slot 32)" "$(slot 33)"
     wait "$job" 2>/dev/null || true
-    grep -q "^scope: pid $(slot 32): SIG$sig: records kept for \`scope recover\`" err.txt ||
+    # every rank that ran its handler says so; under load the launcher may
+    # kill a rank before it does (its records are kept all the same)
+    grep -qE "^scope: pid ($(slot 32)|$(slot 33)): SIG$sig: records kept for \`scope recover\`" err.txt ||
         fail "no SIG$sig message"
     check_recovered
     echo "ok: SIG$sig"
