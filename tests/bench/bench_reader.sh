@@ -15,19 +15,61 @@ cd "$work"
 # shellcheck disable=SC2086  # the launcher command carries its options
 $mpirun -n 4 "$scope" run -f work -- "$program" 2500000 >/dev/null 2>&1
 cat >summary.py <<'PY'
-"""The same summary with h5py + numpy: per region calls, total, mean, std, min, max."""
+"""The same summary with h5py + numpy: per region calls, total, mean, std,
+min, max and self time (the duration minus that of the direct children,
+nesting from containment per rank and thread); per region and rank calls,
+total and self; imbalance (max/min, max/mean of the per-rank totals)."""
 import sys
 import h5py
 import numpy as np
-durations = {}
+
+def self_times(start, end, thread):
+    """Each call's duration minus its direct children's, in input order."""
+    order = np.lexsort((-end, start, thread))
+    s, e, t = start[order], end[order], thread[order]
+    dur = (e - s).astype(np.float64)
+    depth = np.empty(len(s), np.int64)
+    for lo, hi in zip(*thread_bounds(t)):   # open calls at each start
+        depth[lo:hi] = np.arange(hi - lo) - np.searchsorted(np.sort(e[lo:hi]), s[lo:hi], "right")
+    nested = np.zeros(len(s))
+    for d in range(1, depth.max() + 1 if len(s) else 0):
+        child = np.flatnonzero(depth == d)
+        parents = np.flatnonzero(depth == d - 1)
+        parent = parents[np.searchsorted(parents, child) - 1]
+        nested += np.bincount(parent, weights=dur[child], minlength=len(s))
+    result = np.empty(len(s))
+    result[order] = dur - nested
+    return result
+
+def thread_bounds(t):
+    cut = np.flatnonzero(np.diff(t)) + 1
+    return np.r_[0, cut], np.r_[cut, len(t)]
+
+per_rank = {}   # (name, rank) -> (durations ns, self ns)
 with h5py.File(sys.argv[1]) as f:
     for rank in (k for k in f if k != "metadata"):
+        names, starts, ends, threads = [], [], [], []
         for name, g in f[rank]["regions"].items():
-            d = (g["end_times"][:] - g["start_times"][:]) / 1e9
-            durations.setdefault(name, []).append(d)
-for name, parts in durations.items():
-    d = np.concatenate(parts)
-    print(name, len(d), d.sum(), d.mean(), d.std(ddof=1), d.min(), d.max())
+            s, e = g["start_times"][:], g["end_times"][:]
+            tid = g["thread_ids"][:] if "thread_ids" in g else np.zeros(len(s), np.int64)
+            names.append(name), starts.append(s), ends.append(e), threads.append(tid)
+        own = self_times(np.concatenate(starts), np.concatenate(ends), np.concatenate(threads))
+        at = 0
+        for name, s, e in zip(names, starts, ends):
+            per_rank[name, int(rank[4:])] = (e - s, own[at:at + len(s)])
+            at += len(s)
+regions = sorted({name for name, _ in per_rank})
+ranks = sorted({rank for _, rank in per_rank})
+for name in regions:
+    parts = [per_rank[name, r] for r in ranks if (name, r) in per_rank]
+    d = np.concatenate([p[0] for p in parts]) / 1e9
+    own = sum(p[1].sum() for p in parts) / 1e9
+    print(name, len(d), d.sum(), d.mean(), d.std(ddof=1), d.min(), d.max(), own)
+for (name, rank), (d, own) in sorted(per_rank.items()):
+    print(name, rank, len(d), d.sum() / 1e9, own.sum() / 1e9)
+for name in regions:
+    totals = np.array([per_rank[name, r][0].sum() / 1e9 if (name, r) in per_rank else 0.0 for r in ranks])
+    print(name, totals.max() / totals.min(), totals.max() / totals.mean())
 PY
 cat >events.py <<'PY'
 """The same events CSV with h5py + numpy."""
@@ -43,6 +85,24 @@ with h5py.File(sys.argv[1]) as f:
             s, e = g["start_times"][:], g["end_times"][:]
             table = np.column_stack([np.arange(len(s)), (s - origin) / 1e9, (e - origin) / 1e9, (e - s) / 1e9])
             np.savetxt(out, table, fmt=[f"{name},{rank[4:]},%d", "%.9f", "%.9f", "%.9f"], delimiter=",")
+PY
+cat >same.py <<'PY'
+"""The script and scope agree on each region's calls, total and self time."""
+import csv
+import sys
+scope = {row["region"]: row for row in csv.DictReader(open(sys.argv[1])) if "calls" in row}
+for line in open(sys.argv[2]):
+    fields = line.rsplit(" ", 7)
+    if len(fields) < 8 or fields[0] not in scope:
+        continue   # the per-rank and imbalance lines
+    name, calls, total, _mean, _std, _min, _max, own = fields
+    row = scope.pop(name)
+    for mine, theirs in ((int(calls), int(row["calls"])), (float(total), float(row["total"])),
+                         (float(own), float(row["self"]))):
+        if abs(mine - theirs) > 1e-6 * max(1.0, abs(theirs)):
+            sys.exit(f"bench_reader: {name}: script {mine} but scope {theirs}")
+if scope:
+    sys.exit(f"bench_reader: regions the script did not see: {sorted(scope)}")
 PY
 time_of() {   # seconds of one run of the command
     local t0 t1
@@ -60,6 +120,9 @@ for _ in $(seq $rounds); do
     time_of "$scope" events profiling_data.h5 --format csv >>scope_events
     time_of "$python" events.py profiling_data.h5 >>py_events
 done
+"$scope" summary profiling_data.h5 --format csv | sed -n '/^# per_rank/q;p' >scope.csv
+"$python" summary.py profiling_data.h5 >script.txt
+"$python" same.py scope.csv script.txt
 s1=$(median <scope_summary) p1=$(median <py_summary) s2=$(median <scope_events) p2=$(median <py_events)
 s3=$(median <scope_recompute)
 printf '%-28s %10s %14s %8s\n' task "scope s" "h5py+numpy s" ratio
