@@ -162,7 +162,7 @@ START_TEST(runs_merge_like_one_window)
     for (size_t r = 0; r < 3; r++)
         ck_assert_int_eq(once.region_self[r], runs.region_self[r]);
     scope_event_groups_free(&runs);
-    build(&p, &runs, 7);
+    build(&p, &runs, 64);
     assert_same_groups(&once, &runs);
     ck_assert_int_eq(runs.self_known, 0);
     free(c);
@@ -200,6 +200,7 @@ int main(void)
 {
     Suite *s = suite_create("event_groups");
     TCase *tc = tcase_create("groups");
+    tcase_set_timeout(tc, 60);   /* hundreds of runs merged: seconds under ASan */
     tcase_add_test(tc, self_times_in_end_order);
     tcase_add_test(tc, runs_merge_like_one_window);
     tcase_add_test(tc, self_times_refused_out_of_order);
