@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fault_signals.h"
 #include "local_events.h"
 #include "mpi_merge.h"
 #include "process_meta.h"
@@ -80,6 +81,7 @@ void scope_mpi_after_init(void)
         return;
     scope_tls.busy++;
     scope_rt.mpi_initialized = 1;
+    scope_take_fault_signals();
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Comm_rank(comm, &my_rank);
     PMPI_Comm_size(comm, &nranks);
