@@ -1,9 +1,10 @@
 /* segment.h: the layout of a per-thread shared-memory segment, which
  * outlives a crash so that `scope recover` can read what was recorded: a
- * one-page header, then the record array (all-zero slots are unused). Full
- * buffers are appended to the spill file the header names; `spilled` says
- * how many records of it are this thread's (a file left at the same path by
- * an earlier process with the same pid is not). */
+ * one-page header, then the record array (all-zero slots are unused). Once
+ * it is full, recording goes on in the spill file the header names, mapped
+ * a window at a time; `spilled` says how many record slots of it are this
+ * thread's (a file left at the same path by an earlier process with the
+ * same pid is not). */
 #ifndef SCOPE_SEGMENT_H
 #define SCOPE_SEGMENT_H
 

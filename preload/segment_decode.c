@@ -39,7 +39,7 @@ static long next_from_spill(struct scope_record_reader *r, const struct scope_th
         r->spill_fd = t->spill_path && t->spilled ? open(t->spill_path, O_RDONLY | O_CLOEXEC) : -1;
         r->spill_read = 0;
         if (r->spill_fd < 0) {
-            r->in_buffer = 1;
+            r->part = THREAD_DONE;
             if (!t->spill_path || !t->spilled)
                 return 0;
             snprintf(err, errlen, "%s: %s", t->spill_path, strerror(errno));
@@ -59,7 +59,7 @@ static long next_from_spill(struct scope_record_reader *r, const struct scope_th
         if (got <= 0) {   /* a partial last record (killed mid-write) is dropped */
             close(r->spill_fd);
             r->spill_fd = -1;
-            r->in_buffer = 1;
+            r->part = THREAD_DONE;
             return got < 0 ? -1 : 0;
         }
         r->spill_read += (size_t)got / sizeof(chunk[0]);
@@ -74,21 +74,23 @@ long scope_record_reader_next(struct scope_record_reader *r, struct scope_event 
 {
     while (r->thread < r->nthreads && cap > 0) {
         const struct scope_thread_records *t = &r->threads[r->thread];
-        if (!r->in_buffer) {
-            long k = next_from_spill(r, t, out, cap, err, errlen);
-            if (k != 0)
-                return k;
-            continue;
-        }
-        while (r->pos < t->capacity) {
+        while (r->part == THREAD_BUFFER && r->pos < t->capacity) {
             size_t n = t->capacity - r->pos < cap ? t->capacity - r->pos : cap;
             size_t k = decode(r, t, t->records + r->pos, n, out);
             r->pos += n;
             if (k > 0)
                 return (long)k;
         }
+        if (r->part == THREAD_BUFFER)
+            r->part = THREAD_SPILL;
+        if (r->part == THREAD_SPILL) {
+            long k = next_from_spill(r, t, out, cap, err, errlen);
+            if (k != 0)
+                return k;
+            continue;
+        }
         r->thread++;
-        r->in_buffer = 0;
+        r->part = THREAD_BUFFER;
         r->pos = 0;
     }
     return 0;

@@ -17,8 +17,8 @@ struct scope_event {
     int32_t thread;            /* per-process thread number */
 };
 
-/* Where one thread's records are: first the `spilled` records at the start
- * of its spill file (older ones), then its buffer. */
+/* Where one thread's records are: first its buffer, then (newer ones) the
+ * `spilled` record slots at the start of its spill file. */
 struct scope_thread_records {
     const char *spill_path;
     uint64_t spilled;
@@ -37,7 +37,7 @@ struct scope_record_reader {
     const struct scope_clock_map *map;
     size_t thread;             /* the one being read */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */
-    int in_buffer;             /* its spill file is done */
+    enum { THREAD_BUFFER, THREAD_SPILL, THREAD_DONE } part;   /* of it being read */
     uint64_t spill_read;       /* records read of it */
     size_t pos;                /* next record of its buffer */
 };

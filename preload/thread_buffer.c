@@ -23,6 +23,8 @@ struct scope_thread_buffer {
     struct scope_record *records;
     size_t map_bytes;
     int spill_fd;
+    void *spill_map;           /* the window of the spill file in use, or NULL */
+    size_t spill_windows;      /* windows of the spill file used so far */
     char shm_name[96];
 };
 
@@ -157,44 +159,69 @@ out:
     t->busy--;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+/* Bytes of one spill window: the buffer's size rounded up to whole pages,
+ * since a file mapping starts at a page boundary. */
+static size_t spill_window_bytes(void)
 {
-    const char *p = data;
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t bytes = records_per_buffer * sizeof(struct scope_record);
+    return (bytes + page - 1) / page * page;
 }
 
-/* The buffer is full: append its records to the spill file and start over.
- * If the spill file cannot be written, recording stops on this thread
- * (the records already in memory are kept) and scope says so once. */
+/* Adds the window at `offset` to the spill file, its disk blocks reserved
+ * now: a full disk is an error here rather than a SIGBUS on a later store. */
+static int grow_spill_file(int fd, off_t offset, size_t window)
+{
+    if (fallocate(fd, 0, offset, (off_t)window) == 0)
+        return 0;
+    if (errno != EOPNOTSUPP)
+        return -1;
+    return ftruncate(fd, offset + (off_t)window);
+}
+
+/* The buffer window is full. The first time, that is the shared-memory
+ * buffer, which stays as it is (full, read at the end or by `scope
+ * recover`); from then on the window is a shared mapping of the spill file,
+ * and moving on maps its next stretch over the previous one: no copy and
+ * no clearing on this thread (the file's new stretch reads as zeros, the
+ * unused slots), and what was recorded is in the page cache, which outlives
+ * a crash. Memory stays bounded: the written-back pages are the kernel's
+ * to reclaim. If the file cannot grow or be mapped, recording stops on this
+ * thread (the records so far are kept) and scope says so once. */
 void scope_thread_flush(void *arg)
 {
     struct scope_thread *t = arg;
     struct scope_thread_buffer *b = t->buffer;
+    size_t window = spill_window_bytes();
+    if (t->status != SCOPE_THREAD_ACTIVE)
+        return;   /* stopped by an earlier failure: said once already */
     t->busy++;
     if (b->spill_fd < 0)
-        b->spill_fd = open(b->header->spill_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-                           0600);
-    /* cur may lie past the end when a signal handler raced for the last slot */
-    struct scope_record *end = t->cur < t->end ? t->cur : t->end;
-    size_t used = (size_t)(end - b->records) * sizeof(struct scope_record);
-    if (b->spill_fd < 0 || write_all(b->spill_fd, b->records, used) != 0) {
+        b->spill_fd = open(b->header->spill_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    off_t offset = (off_t)(b->spill_windows * window);
+    void *at = b->spill_map;
+    void *map = MAP_FAILED;
+    if (b->spill_fd >= 0 && grow_spill_file(b->spill_fd, offset, window) == 0)
+        map = mmap(at, window, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0),
+                   b->spill_fd, offset);
+    if (map == MAP_FAILED) {
         fprintf(stderr, "scope: cannot spill to %s (%s): recording stops on this thread\n",
                 b->header->spill_path, strerror(errno));
         t->status = SCOPE_THREAD_OFF;
-        t->cur = t->end = end;
+        /* cur may lie past the end when a signal handler raced for the last slot */
+        t->cur = t->end = t->cur < t->end ? t->cur : t->end;
+        if (at)
+            munmap(at, window);   /* full, and its records are in the file */
+        b->spill_map = NULL;
     } else {
-        b->header->spilled += used / sizeof(struct scope_record);
-        memset(b->records, 0, used);
-        t->cur = b->records;
+        prefault(map, window);
+        b->spill_map = map;
+        b->spill_windows++;
+        /* a crash leaves the whole window for `scope recover`: its unused
+         * slots are zeros, skipped */
+        b->header->spilled = b->spill_windows * (window / sizeof(struct scope_record));
+        t->cur = map;
+        t->end = (struct scope_record *)((char *)map + window);
     }
     t->busy--;
 }
@@ -208,8 +235,6 @@ int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
     struct scope_thread_records *t = malloc((n + 1) * sizeof(*t));
     n = 0;
     for (struct scope_thread_buffer *b = registry; t && b; b = b->next) {
-        if (b->spill_fd >= 0)
-            fsync(b->spill_fd);
         t[n++] = (struct scope_thread_records){
             .spill_path = b->header->spill_path, .spilled = b->header->spilled,
             .records = b->records,
@@ -226,6 +251,10 @@ void scope_buffers_remove(void)
 {
     pthread_mutex_lock(&registry_lock);
     for (struct scope_thread_buffer *b = registry; b; b = b->next) {
+        if (b->spill_map) {
+            munmap(b->spill_map, spill_window_bytes());
+            b->spill_map = NULL;
+        }
         if (b->spill_fd >= 0) {
             close(b->spill_fd);
             b->spill_fd = -1;

@@ -22,8 +22,10 @@ struct call {
     uint32_t hook;
 };
 
-/* Threads as scope leaves them: each its calls in records (a buffer with
- * two empty slots at the end), the first `spilled` of them in a spill file. */
+/* Threads as scope leaves them: each its calls in records, the last
+ * `spilled` of them in a spill file. A thread that did not spill has two
+ * empty slots at the end of its buffer; one that did has a full buffer and
+ * two empty slots at the end of the spill file's window. */
 struct process {
     struct scope_thread_records t[4];
     struct scope_record *records[4];
@@ -35,22 +37,27 @@ struct process {
 static void add_thread(struct process *p, const struct call *c, size_t n, size_t spilled)
 {
     size_t k = p->n++;
+    struct scope_record empty[2] = {{0}};
     p->records[k] = calloc(n + 2, sizeof(struct scope_record));
     for (size_t i = 0; i < n; i++)
         scope_record_encode(&p->records[k][i], (uint64_t)c[i].start, (uint64_t)c[i].end,
                             c[i].hook);
     snprintf(p->spill[k], sizeof p->spill[k], "/tmp/scope-test-eg-%d-%zu.spill", (int)getpid(), k);
-    /* the spilled records, then what an earlier process with the same pid
-     * left at that path (every thread's records once more): not ours */
+    /* the spilled records, the window's empty end, then what an earlier
+     * process with the same pid left at that path (every thread's records
+     * once more): not ours */
     FILE *f = fopen(p->spill[k], "wb");
     ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(p->records[k], sizeof(struct scope_record), spilled, f), spilled);
+    ck_assert_uint_eq(fwrite(p->records[k] + n - spilled, sizeof(struct scope_record), spilled, f),
+                      spilled);
+    ck_assert_uint_eq(fwrite(empty, sizeof(struct scope_record), 2, f), 2);
     ck_assert_uint_eq(fwrite(p->records[k], sizeof(struct scope_record), n, f), n);
     fclose(f);
-    p->t[k] = (struct scope_thread_records){.spill_path = p->spill[k], .spilled = spilled,
-                                            .records = p->records[k] + spilled,
-                                            .capacity = n - spilled + 2, .clock_base = 0,
-                                            .thread = (int32_t)k};
+    p->t[k] = (struct scope_thread_records){.spill_path = p->spill[k],
+                                            .spilled = spilled ? spilled + 2 : 0,
+                                            .records = p->records[k],
+                                            .capacity = spilled ? n - spilled : n + 2,
+                                            .clock_base = 0, .thread = (int32_t)k};
 }
 
 static void free_process(struct process *p)
