@@ -3,6 +3,7 @@
  * the exit handler writes the file of a process that never used MPI. Any
  * failure is one line on stderr and a program that runs unprofiled. */
 #include "fault_signals.h"
+#include "output_path.h"
 #include "process_meta.h"
 #include "run_info.h"
 #include "runtime.h"
@@ -12,6 +13,7 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,26 @@ static int load_config(void)
     return 0;
 }
 
+/* A program started by a profiled process (exec after fork or vfork,
+ * posix_spawn, system, popen) inherits its environment, SCOPE_OUTPUT
+ * included: it records on its own, into a file named after its parent's
+ * with its pid added. The first profiled process marks the environment. */
+static void claim_output_file(void)
+{
+    const char *owner = getenv("SCOPE_OUTPUT_OWNER");
+    char pid[24];
+    snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+    if (!owner || !*owner) {
+        setenv("SCOPE_OUTPUT_OWNER", pid, 1);
+        return;
+    }
+    if (strcmp(owner, pid) == 0)
+        return;
+    char *child = scope_child_output_pattern(scope_rt.config.output_file);
+    if (child)
+        scope_rt.config.output_file = child;   /* lives as long as the process */
+}
+
 static void at_fork_child(void)
 {
     scope_meta_forget();
@@ -138,6 +160,7 @@ __attribute__((constructor)) static void scope_start(void)
         scope_run_facts_collect(&scope_facts);
         scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
         if (scope_install_hooks() > 0) {
+            claim_output_file();
             scope_warn_stale_runs();
             scope_meta_publish();
             scope_install_signal_handlers();

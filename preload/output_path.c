@@ -1,5 +1,6 @@
 /* output_path.c: expands %p (pid), %h (host), %j (batch job id), %t (start
- * time, YYYYmmdd-HHMMSS) and %% in the output file name. */
+ * time, YYYYmmdd-HHMMSS) and %% in the output file name, and names the file
+ * of a program started by a profiled process. */
 #include "output_path.h"
 
 #include <stdio.h>
@@ -50,4 +51,16 @@ void scope_expand_output_path(const char *pattern, pid_t pid, time_t start, char
         n += l;
     }
     out[n] = '\0';
+}
+
+char *scope_child_output_pattern(const char *pattern)
+{
+    const char *base = strrchr(pattern, '/') ? strrchr(pattern, '/') + 1 : pattern;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - pattern) : strlen(pattern);
+    size_t len = strlen(pattern) + sizeof(".%p");
+    char *out = malloc(len);
+    if (out)
+        snprintf(out, len, "%.*s.%%p%s", (int)stem, pattern, pattern + stem);
+    return out;
 }

@@ -11,4 +11,10 @@
 void scope_expand_output_path(const char *pattern, pid_t pid, time_t start, char *out,
                               size_t outlen);
 
+/* The pattern for a program started by a profiled process: `pattern` with
+ * ".%p" before the file name's extension (profile.h5 -> profile.%p.h5), so
+ * that it never writes over its parent's file. Returns a malloc'd string,
+ * or NULL when out of memory. */
+char *scope_child_output_pattern(const char *pattern);
+
 #endif

@@ -8,7 +8,7 @@ cross-checks the call counts with `scope summary --format json`.
 
 Always checked: the program's exit status (it verifies its own results),
 exactly one file left in the output directory (no temporary, no file from a
-forked child), the seed layout, sorted start_times, end >= start, times
+forked child) besides the --children files, the seed layout, sorted start_times, end >= start, times
 after run_start_time, and that the calls of each thread nest properly (a
 call that starts inside another ends inside it).
 
@@ -26,6 +26,9 @@ expectations (repeatable):
                     open at once on one thread
   --threads R=KxN   R ran on exactly K distinct threads, N calls on each
   --buffer SIZE     per-thread buffer size (a config file), to force spills
+  --children N      the program starts N profiled programs (exec, spawn):
+                    each writes a file of its own, profile.PID.h5
+  --child-count R=N region R has exactly N calls in every child's file
 Exit status: 0 pass, 1 fail, 77 skip (the program skipped itself, or no h5py).
 """
 import argparse
@@ -60,6 +63,8 @@ def parse_args():
     ap.add_argument("--depth", type=keyval, action="append", default=[])
     ap.add_argument("--threads", type=keyval, action="append", default=[])
     ap.add_argument("--buffer")
+    ap.add_argument("--children", type=int, default=0)
+    ap.add_argument("--child-count", type=keyval, action="append", default=[])
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("program", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -98,9 +103,12 @@ def run_program(a, outdir):
     if p.returncode != 0:
         fail("%s exited with status %d under libscope" % (a.program[0], p.returncode))
     left = sorted(os.listdir(outdir))
-    if left != ["profile.h5"]:
-        fail("expected exactly profile.h5 in the output directory, found %s" % left)
-    return out
+    children = [f for f in left if f.startswith("profile.") and f[8:-3].isdigit()
+                and f.endswith(".h5")]
+    if [f for f in left if f not in children] != ["profile.h5"] or len(children) != a.children:
+        fail("expected profile.h5 and %d child files profile.PID.h5 in the output directory, "
+             "found %s" % (a.children, left))
+    return out, [os.path.join(outdir, f) for f in children]
 
 
 def read_regions(path):
@@ -289,11 +297,20 @@ def main():
     with tempfile.TemporaryDirectory(prefix="scope-corpus-") as tmp:
         outdir = os.path.join(tmp, "out")
         os.mkdir(outdir)
-        path = run_program(a, outdir)
+        path, children = run_program(a, outdir)
         run_start, regions = read_regions(path)
         check_basics(run_start, regions)
         counts = check_expectations(a, regions)
         check_cli(a.cli, path, counts)
+        for child in children:
+            run_start, regions = read_regions(child)
+            check_basics(run_start, regions)
+            nest(regions)
+            for name, want in a.child_count:
+                got = len(regions.get(name, ([],))[0])
+                if got != int(want):
+                    fail("%s: region %s has %d calls, want %s"
+                         % (os.path.basename(child), name, got, want))
     print("ok: %s" % ", ".join("%s=%d" % kv for kv in sorted(counts.items())))
     return 0
 
