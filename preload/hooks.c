@@ -150,6 +150,39 @@ static void end_frames_down_to(struct scope_thread *t, struct scope_shadow_frame
     t->sp = f;
 }
 
+/* Which stack `p` lies on: 1 this thread's, 2 its signal stack, 0 another
+ * (a coroutine's, from makecontext), as far as scope can tell. */
+static int stack_kind(const struct scope_thread *t, const struct scope_stack_range *signal_stack,
+                      const void *p)
+{
+    if (on_this_stack(t, p))
+        return 1;
+    if ((uintptr_t)p >= signal_stack->low && (uintptr_t)p < signal_stack->high)
+        return 2;
+    return 0;
+}
+
+/* Frame f returns while frames opened after it are still open. Those on
+ * f's stack were skipped (longjmp past them) and end now; those on another
+ * stack belong to a context that swapcontext left and may resume: they
+ * stay open, moved down into f's place. */
+static void end_frames_skipped_by(struct scope_thread *t, struct scope_shadow_frame *f,
+                                  uint64_t now)
+{
+    struct scope_stack_range signal_stack;
+    scope_call_saving_fpu(scope_read_signal_stack, &signal_stack);
+    int kind = stack_kind(t, &signal_stack, f->slot);
+    struct scope_shadow_frame *kept = f;
+    emit(t, f->start, now, f->hook);
+    for (struct scope_shadow_frame *g = f + 1; g < t->sp; g++) {
+        if (stack_kind(t, &signal_stack, g->slot) == kind)
+            emit(t, g->start, now, g->hook);
+        else
+            *kept++ = *g;
+    }
+    t->sp = kept;
+}
+
 static __attribute__((noinline, cold)) uint64_t exit_slow(struct scope_thread *t, uint64_t *slot)
 {
     uint64_t now = now_raw();
@@ -157,7 +190,10 @@ static __attribute__((noinline, cold)) uint64_t exit_slow(struct scope_thread *t
     if (!f)
         abort();   /* no frame returns here: nothing safe is left to do */
     uint64_t ret = f->return_address;
-    end_frames_down_to(t, f, now);
+    if (f == t->sp - 1)
+        end_frames_down_to(t, f, now);
+    else
+        end_frames_skipped_by(t, f, now);
     return ret;
 }
 

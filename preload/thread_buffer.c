@@ -1,5 +1,6 @@
 /* thread_buffer.c: sets up a thread's buffer and shadow stack on its first
- * hooked call, spills full buffers to disk, and tells where they all are. */
+ * hooked call (and tells the hot path where its stacks are), spills full
+ * buffers to disk, and tells where they all are. */
 #include "thread_buffer.h"
 #include "process_meta.h"
 #include "segment.h"
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +121,17 @@ static int stack_bounds(uintptr_t *low, uintptr_t *high)
     *low = (uintptr_t)addr;
     *high = (uintptr_t)addr + size;
     return 0;
+}
+
+void scope_read_signal_stack(void *out)
+{
+    struct scope_stack_range *r = out;
+    stack_t ss;
+    r->low = r->high = 0;
+    if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE)) {
+        r->low = (uintptr_t)ss.ss_sp;
+        r->high = r->low + ss.ss_size;
+    }
 }
 
 void scope_thread_activate(void *arg)

@@ -61,9 +61,14 @@ void scope_shadow_unwind_through(uint64_t *slot, int ending);
  * before recording stops. */
 void scope_end_open_calls(void);
 
+struct scope_stack_range {
+    uintptr_t low, high;       /* empty when low == high */
+};
+
 /* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
 void scope_thread_activate(void *thread);        /* struct scope_thread * */
 void scope_thread_flush(void *thread);           /* buffer full: spill it */
 void scope_clock_read_fallback(void *out);       /* uint64_t *: CLOCK_MONOTONIC ns */
+void scope_read_signal_stack(void *out);         /* struct scope_stack_range *: sigaltstack */
 
 #endif
