@@ -1,9 +1,10 @@
 #!/bin/bash
 # faults.sh: runs that never reach MPI_Finalize still leave their data. A
-# 2-rank job is killed with SIGKILL, or with SIGTERM, SIGINT or SIGXCPU, or rank 0 calls
-# MPI_Abort; `scope recover` must then write a file holding at least 99 % of
-# the calls each rank completed (the program counts them in a shared file),
-# and remove the segments it used.
+# 2-rank job is killed with SIGKILL (also with 4 KiB buffers, so that most
+# records are in spill-file windows), or with SIGTERM, SIGINT or SIGXCPU, or
+# rank 0 calls MPI_Abort; `scope recover` must then write a file holding at
+# least 99 % of the calls each rank completed (the program counts them in a
+# shared file), and remove the segments it used.
 # usage: faults.sh   (env: SCOPE_CLI PROGRAM=busy_loop MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-faults-XXXXXX")
@@ -16,9 +17,11 @@ slot() {   # value of 64-bit slot N of the counter file
     od -An -tu8 -j $(($1 * 8)) -N8 counts | tr -d ' '
 }
 
+run_args=(-f work)   # how `scope run` is told what to hook
+
 start_job() {   # extra args for busy_loop
     rm -f counts err.txt
-    $MPIRUN -n 2 "$SCOPE_CLI" run -f work -o never.h5 -- "$PROGRAM" "$work/counts" "$@" \
+    $MPIRUN -n 2 "$SCOPE_CLI" run "${run_args[@]}" -o never.h5 -- "$PROGRAM" "$work/counts" "$@" \
         >/dev/null 2>err.txt &
     job=$!
     for _ in $(seq 100); do
@@ -88,3 +91,18 @@ grep -q "^scope: pid $(slot 32): MPI_Abort: records kept" err.txt || fail "no MP
 [ "$(slot 0)" -eq 3000 ] || fail "rank 0 made $(slot 0) calls, expected 3000"
 check_recovered
 echo "ok: MPI_Abort"
+
+# 4. kill -9 while spilling: 4 KiB buffers, spill files in their own TMPDIR,
+# which recover must read (the killed windows' unused slots are zeros) and
+# then remove
+printf '[output]\nbuffer = 4K\n[functions]\nwork\n' > spill.conf
+mkdir spill
+run_args=(-c spill.conf)
+export TMPDIR=$work/spill
+start_job
+sleep 1
+[ -n "$(ls spill)" ] || fail "no spill file while recording with 4 KiB buffers"
+kill -KILL "$(slot 32)" "$(slot 33)"
+check_recovered
+[ -z "$(ls spill)" ] || fail "spill files left after recover: $(ls spill)"
+echo "ok: SIGKILL while spilling"
