@@ -39,6 +39,10 @@ struct scope_thread {
 
 extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
 
+/* Everything below is libscope's own: declared hidden, the hot path reaches
+ * it relative to rip, without a load from the GOT. */
+#pragma GCC visibility push(hidden)
+
 /* Process-wide, read by the hot path. */
 extern volatile int scope_recording;                 /* 0 before start and after stop */
 extern uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS]; /* where each hook continues */
@@ -70,5 +74,7 @@ void scope_thread_activate(void *thread);        /* struct scope_thread * */
 void scope_thread_flush(void *thread);           /* buffer full: spill it */
 void scope_clock_read_fallback(void *out);       /* uint64_t *: CLOCK_MONOTONIC ns */
 void scope_read_signal_stack(void *out);         /* struct scope_stack_range *: sigaltstack */
+
+#pragma GCC visibility pop
 
 #endif
