@@ -84,6 +84,7 @@ if [ "$do_threads2" != 0 ]; then
     label[base2]="unprofiled";            threads[base2]=2
     label[scope2]="scope (LD_PRELOAD)";   threads[scope2]=2
 fi
+: > "$tmp/rdtsc.cpu"
 for v in "${variants[@]}"; do
     : > "$tmp/$v.ns"
     : > "$tmp/$v.cpu"
@@ -125,6 +126,7 @@ run_variant() {
     esac
     ns_of ns_per_call "$out" >> "$tmp/$v.ns"
     ns_of cpu_ns_per_call "$out" >> "$tmp/$v.cpu"
+    [ "$v" != base1 ] || ns_of rdtsc_cpu_ns "$out" >> "$tmp/rdtsc.cpu"
 }
 
 median() {
@@ -178,7 +180,9 @@ done
 
 scope_ovh=$(calc "${med[scope1]} - ${med[base1]}")
 scope_cpu_ovh=$(calc "${cpu[scope1]} - ${cpu[base1]}")
+rdtsc=$(median "$tmp/rdtsc.cpu")
 echo
+echo "one rdtsc costs ${rdtsc} ns cpu here: a hooked call reads two, $(calc "2 * $rdtsc") ns"
 echo "scope recorded every call: $(tail -n 1 "$tmp/scope1.file" | cut -d' ' -f1) of $((calls + warmup)) (h5ls)"
 if [ -n "$cli" ] && [ -x "$cli" ]; then
     env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
@@ -234,4 +238,5 @@ echo "RESULT hook-cost calls=$calls rounds=$rounds base_ns=${med[base1]} scope_n
     "uftrace_ns=${med[uftrace1]:-nan} uftrace_overhead_ns=$uft_ovh ratio=$ratio" \
     "scope_bytes_per_call=$record_bytes scope2_overhead_ns=$scope2_ovh insn_per_call=$insn" \
     "scope_cpu_overhead_ns=$scope_cpu_ovh scope_nospill_cpu_overhead_ns=$(calc "${cpu[scopebig1]} - ${cpu[base1]}")" \
-    "uftrace_cpu_overhead_ns=${uft_cpu_ovh:-nan} cpu_ratio=$cpu_ratio scope2_cpu_overhead_ns=$scope2_cpu_ovh"
+    "uftrace_cpu_overhead_ns=${uft_cpu_ovh:-nan} cpu_ratio=$cpu_ratio scope2_cpu_overhead_ns=$scope2_cpu_ovh" \
+    "rdtsc_cpu_ns=$rdtsc"
