@@ -144,6 +144,24 @@ void scope_stop_recording(void)
     scope_meta_set_stopped(scope_rt.clock.raw1, scope_rt.clock.ns1);
 }
 
+void scope_enable_recording(void)
+{
+    if (scope_rt.enabled) {
+        scope_meta_publish();   /* with the hooks added since */
+        return;
+    }
+    if (scope_rt.written || scope_rt.mpi_finalized)
+        return;
+    claim_output_file();
+    scope_warn_stale_runs();
+    scope_meta_publish();
+    scope_install_signal_handlers();
+    pthread_atfork(NULL, NULL, at_fork_child);
+    atexit(at_exit);
+    scope_rt.enabled = 1;
+    scope_recording = 1;
+}
+
 __attribute__((constructor)) static void scope_start(void)
 {
     scope_rt.run_start_ns = scope_clock_start(&scope_rt.clock);
@@ -159,16 +177,8 @@ __attribute__((constructor)) static void scope_start(void)
         scope_xsave_size = xsave_area_size();
         scope_run_facts_collect(&scope_facts);
         scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
-        if (scope_install_hooks() > 0) {
-            claim_output_file();
-            scope_warn_stale_runs();
-            scope_meta_publish();
-            scope_install_signal_handlers();
-            pthread_atfork(NULL, NULL, at_fork_child);
-            atexit(at_exit);
-            scope_rt.enabled = 1;
-            scope_recording = 1;
-        }
+        if (scope_install_hooks() > 0)
+            scope_enable_recording();
     }
     scope_tls.busy--;
     errno = saved_errno;

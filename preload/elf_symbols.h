@@ -9,30 +9,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loaded_modules.h"
+#include "patch_analyze.h"
+
 struct scope_symbol {
     const char *name;          /* as in the symbol table (mangled) */
     uintptr_t address;         /* run-time address: module bias + st_value */
     uint64_t value;            /* st_value, the link-time address */
     size_t size;               /* st_size (0 when unknown) */
+    size_t room;               /* size and the bytes after it up to the next
+                                  symbol or the end of its section (padding) */
+    int exported;              /* in .dynsym, global or weak, default or
+                                  protected visibility: other modules may
+                                  call it through their GOT */
     const char *module_path;   /* file the module was loaded from */
     uintptr_t module_bias;     /* load bias of the module (0 for non-PIE) */
     int is_executable;         /* the main program rather than a library */
-    const uint8_t *file_code;  /* the symbol's size bytes in the mapped file,
+    const uint8_t *file_code;  /* the symbol's room bytes in the mapped file,
                                   NULL when they are not in it (NOBITS, out of
                                   bounds): code to analyse without loading it */
+    /* The parts the compiler split off it (name.cold, name.part.N), their
+     * bytes in the file and their run-time addresses; bytes NULL when not
+     * in the file. */
+    const struct scope_code *fragments;
+    size_t nfragments;
 };
+
+/* The function as patch_analyze.h sees it, from its bytes in the file. */
+struct scope_function_code scope_symbol_code(const struct scope_symbol *sym);
 
 /* Called once per distinct function (STT_FUNC or STT_GNU_IFUNC resolved by
  * the loader is not included: only defined STT_FUNC with st_shndx != UNDEF).
  * A symbol present in both .symtab and .dynsym is reported once; aliases
  * (several names at one address) are each reported. Return non-zero to stop.
- * name and file_code point into the file's mapping: valid during the call. */
+ * Everything the symbol points to lies in the file's mapping or a scratch
+ * buffer: valid during the call only. */
 typedef int (*scope_symbol_fn)(const struct scope_symbol *sym, void *ctx);
 
 /* All function symbols of the ELF file at path, with the given load bias.
  * Returns 0, or -1 with a message in err ("path: not an ELF file" ...). */
 int scope_elf_foreach_symbol(const char *path, uintptr_t bias, int is_executable,
                              scope_symbol_fn fn, void *ctx, char *err, size_t errlen);
+
+/* All function symbols of one loaded module. */
+int scope_elf_foreach_module_symbol(const struct scope_module *m, scope_symbol_fn fn, void *ctx,
+                                    char *err, size_t errlen);
 
 /* All function symbols of every module loaded in this process, except the
  * dynamic loader, the vDSO and the module that contains `skip_address`

@@ -1,14 +1,19 @@
 /* install.c: turns the config's patterns into installed hooks: enumerate
- * the function symbols of every loaded module, keep those the config
- * selects (one hook per address), patch them, and say which patterns
- * matched nothing and which functions could not be hooked, and why. */
+ * the function symbols of the loaded modules not seen before (all of them
+ * at start, the new ones after a dlopen), keep those the config selects
+ * (one hook per address), patch them inline, or, for exported functions
+ * that cannot be, redirect the GOT slots other modules call them through;
+ * and say which patterns matched nothing and which functions could not be
+ * hooked, and why. */
 #include "demangle.h"
 #include "elf_symbols.h"
+#include "got_redirect.h"
 #include "patcher.h"
 #include "runtime.h"
 #include "thread_state.h"
 #include "trampoline.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +23,10 @@ struct candidate {
     char *module;
     uintptr_t address;
     uint64_t value;
-    size_t size;
+    size_t size, room;
+    int exported;
+    struct scope_code *fragments;   /* bytes: the live code at address */
+    size_t nfragments;
 };
 
 struct candidates {
@@ -26,6 +34,27 @@ struct candidates {
     size_t n, cap;
     int failed;
 };
+
+/* A prepared inline patch and its hook. */
+struct pending {
+    struct scope_patch patch;
+    size_t hook;
+};
+
+/* A module hooked already: (path, load bias). */
+struct seen_module {
+    char *path;
+    uintptr_t bias;
+};
+
+static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
+static int started;   /* scope_install_hooks ran: the config is loaded */
+static struct seen_module *seen;
+static size_t nseen;
+static size_t hooks_cap;
+/* Every function hooked through GOTs, redirected again in new modules. */
+static struct scope_got_target *got_targets;
+static size_t ngot_targets;
 
 /* The region name of a symbol: the name the config gives it ("symbol as
  * name"), else its demangled C++ name, else the symbol itself, except that a
@@ -46,6 +75,14 @@ static char *region_name(const char *symbol, int pattern)
     return strdup(symbol);
 }
 
+static void free_candidate(struct candidate *c)
+{
+    free(c->name);
+    free(c->symbol);
+    free(c->module);
+    free(c->fragments);
+}
+
 static int collect(const struct scope_symbol *sym, void *ctx)
 {
     struct candidates *c = ctx;
@@ -63,19 +100,22 @@ static int collect(const struct scope_symbol *sym, void *ctx)
         c->cap = cap;
     }
     struct candidate *d = &c->v[c->n];
-    d->name = region_name(sym->name, pattern);
-    d->symbol = strdup(sym->name);
-    d->module = strdup(sym->module_path);
-    d->address = sym->address;
-    d->value = sym->value;
-    d->size = sym->size;
-    if (!d->name || !d->symbol || !d->module) {
-        free(d->name);
-        free(d->symbol);
-        free(d->module);
+    *d = (struct candidate){
+        .name = region_name(sym->name, pattern), .symbol = strdup(sym->name),
+        .module = strdup(sym->module_path), .address = sym->address, .value = sym->value,
+        .size = sym->size, .room = sym->room, .exported = sym->exported,
+        .fragments = calloc(sym->nfragments ? sym->nfragments : 1, sizeof(struct scope_code)),
+    };
+    if (!d->name || !d->symbol || !d->module || !d->fragments) {
+        free_candidate(d);
         c->failed = 1;
         return 1;
     }
+    for (size_t i = 0; i < sym->nfragments; i++)
+        if (sym->fragments[i].bytes)
+            d->fragments[d->nfragments++] = (struct scope_code){
+                (const uint8_t *)sym->fragments[i].address, sym->fragments[i].address,
+                sym->fragments[i].size};
     c->n++;
     return 0;
 }
@@ -101,15 +141,43 @@ static uint32_t region_of(const char *name)
     return r[scope_rt.nregions] ? (uint32_t)scope_rt.nregions++ : UINT32_MAX;
 }
 
-static void free_candidate(struct candidate *c)
+/* Makes c hook number scope_rt.nhooks. */
+static int add_hook(struct candidate *c)
 {
-    free(c->name);
-    free(c->symbol);
-    free(c->module);
+    if (scope_rt.nhooks == hooks_cap) {
+        size_t cap = hooks_cap ? hooks_cap * 2 : 64;
+        struct scope_hook *h = realloc(scope_rt.hooks, cap * sizeof(*h));
+        if (!h)
+            return -1;
+        scope_rt.hooks = h;
+        hooks_cap = cap;
+    }
+    uint32_t region = region_of(c->name);
+    if (region == UINT32_MAX)
+        return -1;
+    scope_rt.hooks[scope_rt.nhooks++] = (struct scope_hook){
+        .name = scope_rt.regions[region], .symbol = c->symbol, .module = c->module,
+        .value = c->value, .address = c->address, .region = region,
+    };
+    c->symbol = c->module = NULL;   /* now owned by the hook */
+    return 0;
 }
 
-/* Prepares the patch of one candidate as hook number scope_rt.nhooks. */
-static int prepare(struct candidate *c, struct scope_patch *patch)
+/* Remembers hook `id`, whose entry thunk is `thunk`, for GOT redirection. */
+static void add_got_target(uint32_t id, uintptr_t thunk)
+{
+    struct scope_got_target *t = realloc(got_targets, (ngot_targets + 1) * sizeof(*t));
+    if (!t)
+        return;
+    got_targets = t;
+    const struct scope_hook *h = &scope_rt.hooks[id];
+    t[ngot_targets++] = (struct scope_got_target){h->symbol, h->address, thunk, 0};
+}
+
+/* Prepares the hook of one candidate: an inline patch appended to pending,
+ * or, for an exported function that cannot be patched inline, an entry
+ * thunk for the GOT slots that lead to it. */
+static int prepare(struct candidate *c, struct pending *pending, size_t *npending)
 {
     char why[256];
     uint32_t id = (uint32_t)scope_rt.nhooks;
@@ -118,23 +186,28 @@ static int prepare(struct candidate *c, struct scope_patch *patch)
                   SCOPE_MAX_HOOKS, c->symbol, c->module);
         return -1;
     }
-    if (scope_patch_prepare(c->address, c->size, id, patch, &scope_hook_targets[id], why,
-                            sizeof(why)) != 0) {
+    struct scope_function_code f = {
+        .code = {(const uint8_t *)c->address, c->address, c->size},
+        .room = c->room, .fragments = c->fragments, .nfragments = c->nfragments,
+    };
+    uintptr_t thunk = 0;
+    if (scope_patch_prepare(&f, id, &pending[*npending].patch, &scope_hook_targets[id], why,
+                            sizeof(why)) == 0) {
+        pending[(*npending)++].hook = id;
+    } else if (!c->exported) {
         scope_warn("warning: cannot hook %s (%s): %s", c->symbol, c->module, why);
         return -1;
-    }
-    uint32_t region = region_of(c->name);
-    if (region == UINT32_MAX)
+    } else if (!(thunk = scope_patch_entry_thunk(c->address, id, &scope_hook_targets[id]))) {
+        scope_warn("warning: cannot hook %s (%s): %s, and no memory for an entry thunk",
+                   c->symbol, c->module, why);
         return -1;
-    struct scope_hook *h = &scope_rt.hooks[id];
-    h->name = scope_rt.regions[region];
-    h->symbol = c->symbol;
-    h->module = c->module;
-    h->value = c->value;
-    h->address = c->address;
-    h->region = region;
-    c->symbol = c->module = NULL;   /* now owned by the hook */
-    scope_rt.nhooks++;
+    }
+    if (add_hook(c) != 0) {
+        *npending -= !thunk;
+        return -1;
+    }
+    if (thunk)
+        add_got_target(id, thunk);
     return 0;
 }
 
@@ -151,45 +224,120 @@ static void report_unmatched(void)
     }
 }
 
-size_t scope_install_hooks(void)
+static int was_seen(const struct scope_module *m)
 {
+    for (size_t i = 0; i < nseen; i++)
+        if (seen[i].bias == m->bias && strcmp(seen[i].path, m->path) == 0)
+            return 1;
+    return 0;
+}
+
+/* The candidates of the modules not seen before, which are then seen. */
+static void collect_new_modules(const struct scope_module_list *modules, struct candidates *c)
+{
+    char err[512];
+    for (size_t i = 0; i < modules->n && !c->failed; i++) {
+        const struct scope_module *m = &modules->v[i];
+        if (was_seen(m))
+            continue;
+        struct seen_module *s = realloc(seen, (nseen + 1) * sizeof(*s));
+        if (!s || !(s[nseen].path = strdup(m->path))) {
+            seen = s ? s : seen;
+            c->failed = 1;
+            return;
+        }
+        seen = s;
+        seen[nseen++].bias = m->bias;
+        if (scope_elf_foreach_module_symbol(m, collect, c, err, sizeof err) != 0)
+            scope_debug("%s", err);
+    }
+}
+
+/* Says how each function hooked through GOTs since `from` fared. */
+static void report_got_hooks(size_t from)
+{
+    for (size_t i = from; i < ngot_targets; i++) {
+        const struct scope_got_target *t = &got_targets[i];
+        if (t->modules == 0)
+            scope_warn("warning: %s cannot be patched inline and no module calls it through a "
+                       "GOT yet: its calls are not recorded", t->symbol);
+        else
+            scope_debug("hooked %s through the GOTs of %zu modules (plt): calls from inside "
+                        "its own module are not recorded", t->symbol, t->modules);
+    }
+}
+
+/* Hooks what the config selects in the modules not seen before. Returns
+ * the number of hooks added. */
+static size_t install_new(const struct scope_module_list *modules)
+{
+    size_t before = scope_rt.nhooks, got_before = ngot_targets;
     struct candidates c = {0};
-    scope_rt.config.demangle = scope_demangle;
-    scope_elf_foreach_loaded_symbol((const void *)&scope_install_hooks, collect, &c);
+    collect_new_modules(modules, &c);
     if (c.failed) {
-        scope_log("out of memory while reading symbols: profiling disabled");
+        scope_log("out of memory while reading symbols: nothing more hooked");
         goto out;
     }
     qsort(c.v, c.n, sizeof(*c.v), by_address);
-    scope_rt.hooks = calloc(c.n ? c.n : 1, sizeof(*scope_rt.hooks));
-    struct scope_patch *patches = calloc(c.n ? c.n : 1, sizeof(*patches));
-    if (!scope_rt.hooks || !patches) {
-        free(patches);
+    struct pending *pending = calloc(c.n ? c.n : 1, sizeof(*pending));
+    size_t npending = 0;
+    if (!pending)
         goto out;
-    }
     for (size_t i = 0; i < c.n; i++) {
         if (i > 0 && c.v[i].address == c.v[i - 1].address)
             continue;   /* an alias of the function just hooked */
-        prepare(&c.v[i], &patches[scope_rt.nhooks]);
+        prepare(&c.v[i], pending, &npending);
     }
     if (scope_trampoline_seal() != 0) {
-        scope_log("cannot make trampolines executable: profiling disabled");
-        scope_rt.nhooks = 0;
+        scope_log("cannot make trampolines executable: nothing more hooked");
+        scope_rt.nhooks = before;
+        ngot_targets = got_before;
+        npending = 0;
     }
     char why[256];
-    for (size_t i = 0; i < scope_rt.nhooks; i++) {
-        if (scope_patch_apply(&patches[i], why, sizeof(why)) != 0)
-            scope_warn("warning: cannot hook %s (%s): %s", scope_rt.hooks[i].symbol,
-                      scope_rt.hooks[i].module, why);
+    for (size_t i = 0; i < npending; i++) {
+        const struct scope_hook *h = &scope_rt.hooks[pending[i].hook];
+        if (scope_patch_apply(&pending[i].patch, why, sizeof(why)) != 0)
+            scope_warn("warning: cannot hook %s (%s): %s", h->symbol, h->module, why);
         else
-            scope_debug("hooked %s in %s", scope_rt.hooks[i].symbol, scope_rt.hooks[i].module);
+            scope_debug("hooked %s in %s", h->symbol, h->module);
     }
-    free(patches);
-    if (scope_rt.nhooks > 0 || scope_rt.main_target || scope_rt.verbose)
-        report_unmatched();
+    free(pending);
+    /* New functions in every module, every function in the new modules. */
+    scope_got_redirect(modules->v, modules->n, got_targets, ngot_targets);
+    report_got_hooks(got_before);
 out:
     for (size_t i = 0; i < c.n; i++)
         free_candidate(&c.v[i]);
     free(c.v);
+    return scope_rt.nhooks - before;
+}
+
+static size_t install_in_loaded_modules(void)
+{
+    struct scope_module_list modules;
+    if (scope_modules_loaded((const void *)&scope_install_hooks, &modules) != 0) {
+        scope_log("out of memory while listing modules: nothing hooked");
+        return 0;
+    }
+    pthread_mutex_lock(&install_lock);
+    size_t added = install_new(&modules);
+    pthread_mutex_unlock(&install_lock);
+    scope_modules_free(&modules);
+    return added;
+}
+
+size_t scope_install_hooks(void)
+{
+    scope_rt.config.demangle = scope_demangle;
+    started = 1;
+    install_in_loaded_modules();
+    if (scope_rt.nhooks > 0 || scope_rt.main_target || scope_rt.verbose)
+        report_unmatched();
     return scope_rt.nhooks;
+}
+
+size_t scope_install_hooks_in_new_modules(void)
+{
+    return started ? install_in_loaded_modules() : 0;
 }

@@ -64,29 +64,40 @@ static int has_short_only_form(ZydisMnemonic m)
            m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ || m == ZYDIS_MNEMONIC_XBEGIN;
 }
 
-/* A branch anywhere in the function into the bytes the jump will overwrite
- * (other than to its first byte) would land in the middle of the jump. */
-static int check_branches_into_window(const uint8_t *code, uintptr_t address, size_t size,
-                                      uintptr_t lo, uintptr_t hi, char *why, size_t whylen)
+/* A branch from `piece` into the bytes the jump will overwrite (other
+ * than to their first byte) would land in the middle of the jump. Returns
+ * the offset in piece of the first such branch, or -1. */
+static long branch_into_window(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
 {
     struct insn x;
-    for (size_t off = 0; off < size;) {
-        if (decode(code + off, size - off, &x) != 0) {
+    for (size_t off = 0; off < piece->size;) {
+        if (decode(piece->bytes + off, piece->size - off, &x) != 0) {
             off++;
             continue;
         }
         int k = relative_operand(&x);
         if (k >= 0 && x.op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
             ZyanU64 target;
-            if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x.i, &x.op[k], address + off, &target)) &&
-                target > lo && target < hi) {
-                snprintf(why, whylen, "the instruction at +%#zx branches into the patched bytes", off);
-                return -1;
-            }
+            if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x.i, &x.op[k], piece->address + off,
+                                                      &target)) &&
+                target > lo && target < hi)
+                return (long)off;
         }
         off += x.i.length;
     }
-    return 0;
+    return -1;
+}
+
+/* Are the bytes code[from, to) int3 or nop instructions (the last may run
+ * on past `to`, up to room)? */
+static int is_padding(const uint8_t *code, size_t from, size_t to, size_t room)
+{
+    struct insn x;
+    for (size_t off = from; off < to; off += x.i.length)
+        if (decode(code + off, room - off, &x) != 0 ||
+            (x.i.mnemonic != ZYDIS_MNEMONIC_NOP && x.i.mnemonic != ZYDIS_MNEMONIC_INT3))
+            return 0;
+    return 1;
 }
 
 /* Writes the reason and returns its kind. */
@@ -103,21 +114,37 @@ static enum scope_refusal refuse(enum scope_refusal kind, char *why, size_t whyl
     return kind;
 }
 
-static enum scope_refusal analyze(const uint8_t *code, uintptr_t address, size_t size,
+/* A function whose instructions, ending in a ret or jmp, are all shorter
+ * than the jump: the jump may still fit if padding follows it. */
+static enum scope_refusal borrow_padding(const struct scope_function_code *f,
+                                         struct scope_patch_site *site, int ends,
+                                         char *why, size_t whylen)
+{
+    size_t end = site->site_offset + SCOPE_JUMP_BYTES, size = f->code.size;
+    if (ends && end <= f->room && is_padding(f->code.bytes, size, end, f->room)) {
+        site->window = SCOPE_JUMP_BYTES;
+        return SCOPE_HOOKABLE;
+    }
+    if (site->site_offset)
+        return refuse(SCOPE_REFUSED_TOO_SHORT, why, whylen,
+                      "the function is %zu bytes, %zu after its endbr64: too short for the "
+                      "5-byte jump, and no padding follows it", size, size - site->site_offset);
+    return refuse(SCOPE_REFUSED_TOO_SHORT, why, whylen,
+                  "the function is %zu bytes, shorter than the 5-byte jump, and no padding "
+                  "follows it", size);
+}
+
+static enum scope_refusal analyze(const struct scope_function_code *f,
                                   struct scope_patch_site *site, char *why, size_t whylen)
 {
+    const uint8_t *code = f->code.bytes;
+    size_t size = f->code.size, off = 0;
     struct insn x;
-    if (size < SCOPE_JUMP_BYTES)
-        return refuse(SCOPE_REFUSED_TOO_SHORT, why, whylen,
-                      "the function is %zu bytes, shorter than the 5-byte jump", size);
-    size_t off = 0;
-    if (decode(code, size, &x) == 0 && x.i.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
+    if (size > 0 && decode(code, size, &x) == 0 && x.i.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
         off = x.i.length;
     site->site_offset = off;
-    while (off - site->site_offset < SCOPE_JUMP_BYTES) {
-        if (off >= size)
-            return refuse(SCOPE_REFUSED_TOO_SHORT, why, whylen,
-                          "the function is %zu bytes, too short for the 5-byte jump", size);
+    int ends = 0;   /* the last instruction seen is a ret, jmp, int3... */
+    while (off - site->site_offset < SCOPE_JUMP_BYTES && off < size) {
         if (decode(code + off, size - off, &x) != 0)
             return refuse(SCOPE_REFUSED_UNDECODABLE, why, whylen,
                           "undecodable instruction at +%#zx", off);
@@ -126,21 +153,35 @@ static enum scope_refusal analyze(const uint8_t *code, uintptr_t address, size_t
                           "%s at +%#zx has no long form to relocate to",
                           ZydisMnemonicGetString(x.i.mnemonic), off);
         off += x.i.length;
-        if (is_terminator(&x) && off - site->site_offset < SCOPE_JUMP_BYTES)
+        ends = is_terminator(&x);
+        if (ends && off - site->site_offset < SCOPE_JUMP_BYTES && off < size)
             return refuse(SCOPE_REFUSED_ENDS_IN_WINDOW, why, whylen,
                           "the function ends after %zu bytes, before the 5-byte jump fits", off);
     }
-    site->window = off - site->site_offset;
-    uintptr_t lo = address + site->site_offset;
-    if (check_branches_into_window(code, address, size, lo, lo + site->window, why, whylen) != 0)
-        return SCOPE_REFUSED_BRANCH_INTO_WINDOW;
+    site->moved = site->window = off - site->site_offset;
+    if (site->moved < SCOPE_JUMP_BYTES) {
+        enum scope_refusal r = borrow_padding(f, site, ends, why, whylen);
+        if (r != SCOPE_HOOKABLE)
+            return r;
+    }
+    uintptr_t lo = f->code.address + site->site_offset, hi = lo + site->window;
+    long at = branch_into_window(&f->code, lo, hi);
+    if (at >= 0)
+        return refuse(SCOPE_REFUSED_BRANCH_INTO_WINDOW, why, whylen,
+                      "the instruction at +%#lx branches into the patched bytes", (unsigned long)at);
+    for (size_t i = 0; i < f->nfragments; i++)
+        if ((at = branch_into_window(&f->fragments[i], lo, hi)) >= 0)
+            return refuse(SCOPE_REFUSED_BRANCH_INTO_WINDOW, why, whylen,
+                          "the instruction at %#lx, in a part split off the function, "
+                          "branches into the patched bytes",
+                          (unsigned long)(f->fragments[i].address + (uintptr_t)at));
     return SCOPE_HOOKABLE;
 }
 
-int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
-                        struct scope_patch_site *site, char *why, size_t whylen)
+int scope_patch_analyze(const struct scope_function_code *f, struct scope_patch_site *site,
+                        char *why, size_t whylen)
 {
-    return analyze(code, address, size, site, why, whylen) == SCOPE_HOOKABLE ? 0 : -1;
+    return analyze(f, site, why, whylen) == SCOPE_HOOKABLE ? 0 : -1;
 }
 
 /* Re-encodes one position-dependent instruction for its new address. */
@@ -261,17 +302,17 @@ long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *ou
     return (long)written;
 }
 
-enum scope_refusal scope_patch_check(const uint8_t *code, uintptr_t address, size_t size,
-                                     char *why, size_t whylen)
+enum scope_refusal scope_patch_check(const struct scope_function_code *f, char *why,
+                                     size_t whylen)
 {
     struct scope_patch_site site;
-    enum scope_refusal r = analyze(code, address, size, &site, why, whylen);
+    enum scope_refusal r = analyze(f, &site, why, whylen);
     if (r != SCOPE_HOOKABLE)
         return r;
     uint8_t out[SCOPE_RELOCATED_MAX];
-    uintptr_t to = address + SCOPE_CHECK_TRAMPOLINE_DISTANCE;
-    if (scope_relocate(code + site.site_offset, site.window, address + site.site_offset, out,
-                       sizeof out, to, why, whylen) < 0)
+    uintptr_t from = f->code.address + site.site_offset;
+    if (scope_relocate(f->code.bytes + site.site_offset, site.moved, from, out, sizeof out,
+                       from + SCOPE_CHECK_TRAMPOLINE_DISTANCE, why, whylen) < 0)
         return SCOPE_REFUSED_RELOCATION;
     return SCOPE_HOOKABLE;
 }

@@ -10,16 +10,36 @@
 
 #define SCOPE_JUMP_BYTES 5
 
-struct scope_patch_site {
-    size_t site_offset;   /* where the jump goes: 4 after an endbr64, else 0 */
-    size_t window;        /* bytes of whole instructions displaced (>= 5) */
+/* Bytes of code executing at `address` (a live function or a copy). */
+struct scope_code {
+    const uint8_t *bytes;
+    uintptr_t address;
+    size_t size;
 };
 
-/* Decides whether the function at `code` (size bytes, executing at
- * `address`) can be patched, without changing anything. Returns 0, or -1
- * with the reason in why. `code` may be a copy (for `scope check`). */
-int scope_patch_analyze(const uint8_t *code, uintptr_t address, size_t size,
-                        struct scope_patch_site *site, char *why, size_t whylen);
+/* A function to patch: its code, the bytes after it that no other symbol
+ * claims (room: from its start up to the next symbol or the end of its
+ * section, >= code.size, readable at code.bytes), and the fragments the
+ * compiler split off it (foo.cold, foo.part.0), which may branch back. */
+struct scope_function_code {
+    struct scope_code code;
+    size_t room;
+    const struct scope_code *fragments;
+    size_t nfragments;
+};
+
+struct scope_patch_site {
+    size_t site_offset;   /* where the jump goes: 4 after an endbr64, else 0 */
+    size_t moved;         /* bytes of whole instructions displaced to the trampoline */
+    size_t window;        /* bytes the jump overwrites: moved, or 5 when a
+                             function shorter than the jump borrows the
+                             padding after it (moved then ends in a ret/jmp) */
+};
+
+/* Decides whether the function can be patched, without changing anything.
+ * Returns 0, or -1 with the reason in why. */
+int scope_patch_analyze(const struct scope_function_code *f, struct scope_patch_site *site,
+                        char *why, size_t whylen);
 
 /* Relocates the instructions in code[0..len) (executing at from) to run at
  * `to`, writing at most outlen bytes. Returns the bytes written or -1 with
@@ -30,7 +50,7 @@ long scope_relocate(const uint8_t *code, size_t len, uintptr_t from, uint8_t *ou
 /* Why a function cannot be hooked inline, by kind (the text says more). */
 enum scope_refusal {
     SCOPE_HOOKABLE,
-    SCOPE_REFUSED_TOO_SHORT,           /* fewer bytes than the jump */
+    SCOPE_REFUSED_TOO_SHORT,           /* fewer bytes than the jump, no padding after */
     SCOPE_REFUSED_ENDS_IN_WINDOW,      /* ret/jmp/int3... before 5 bytes */
     SCOPE_REFUSED_BRANCH_INTO_WINDOW,  /* a branch lands inside the patched bytes */
     SCOPE_REFUSED_SHORT_ONLY,          /* loop, jrcxz, xbegin: no long form */
@@ -50,8 +70,8 @@ enum scope_refusal {
  * and the relocation of the window, into a scratch buffer. For `scope
  * check` on a file's bytes. Returns SCOPE_HOOKABLE or the refusal's kind,
  * with the reason in why. */
-enum scope_refusal scope_patch_check(const uint8_t *code, uintptr_t address, size_t size,
-                                     char *why, size_t whylen);
+enum scope_refusal scope_patch_check(const struct scope_function_code *f, char *why,
+                                     size_t whylen);
 
 /* A few words for a kind: "too short", "branch into window"... */
 const char *scope_refusal_label(enum scope_refusal r);

@@ -22,15 +22,19 @@ static size_t emit_abs_jump(uint8_t *p, uintptr_t target)
     return ABS_JUMP_BYTES;
 }
 
-/* push $hook; jmp *scope_entry_common; <relocated prologue>; jmp back */
+/* push $hook; jmp *scope_entry_common */
+static size_t emit_entry(uint8_t *t, uint32_t hook)
+{
+    t[0] = 0x68;
+    memcpy(t + 1, &hook, 4);
+    return 5 + emit_abs_jump(t + 5, (uintptr_t)scope_entry_common);
+}
+
+/* The entry, then the relocated prologue and the jump back. */
 static long build_trampoline(uint8_t *t, uint32_t hook, const uint8_t *window, size_t wlen,
                              uintptr_t site, uintptr_t *resume, char *why, size_t whylen)
 {
-    size_t n = 0;
-    t[n++] = 0x68;
-    memcpy(t + n, &hook, 4);
-    n += 4;
-    n += emit_abs_jump(t + n, (uintptr_t)scope_entry_common);
+    size_t n = emit_entry(t, hook);
     *resume = (uintptr_t)(t + n);
     long r = scope_relocate(window, wlen, site, t + n, SCOPE_RELOCATED_MAX, (uintptr_t)(t + n),
                             why, whylen);
@@ -53,19 +57,19 @@ static int write_code(uintptr_t at, const uint8_t *bytes, size_t len)
     return mprotect((void *)lo, span, PROT_READ | PROT_EXEC);
 }
 
-int scope_patch_prepare(uintptr_t address, size_t size, uint32_t hook, struct scope_patch *p,
-                        uintptr_t *resume, char *why, size_t whylen)
+int scope_patch_prepare(const struct scope_function_code *f, uint32_t hook,
+                        struct scope_patch *p, uintptr_t *resume, char *why, size_t whylen)
 {
     struct scope_patch_site s;
-    if (scope_patch_analyze((const uint8_t *)address, address, size, &s, why, whylen) != 0)
+    if (scope_patch_analyze(f, &s, why, whylen) != 0)
         return -1;
-    uintptr_t site = address + s.site_offset;
+    uintptr_t site = f->code.address + s.site_offset;
     uint8_t *t = scope_trampoline_reserve(site, TRAMPOLINE_MAX);
     if (!t) {
         snprintf(why, whylen, "no memory for a trampoline within 2 GiB of the function");
         return -1;
     }
-    long n = build_trampoline(t, hook, (const uint8_t *)site, s.window, site, resume, why, whylen);
+    long n = build_trampoline(t, hook, (const uint8_t *)site, s.moved, site, resume, why, whylen);
     if (n < 0) {
         scope_trampoline_commit(t, 0);
         return -1;
@@ -79,6 +83,16 @@ int scope_patch_prepare(uintptr_t address, size_t size, uint32_t hook, struct sc
     memcpy(p->jump + 1, &rel, 4);
     memset(p->jump + SCOPE_JUMP_BYTES, 0xcc, s.window - SCOPE_JUMP_BYTES);
     return 0;
+}
+
+uintptr_t scope_patch_entry_thunk(uintptr_t function, uint32_t hook, uintptr_t *resume)
+{
+    uint8_t *t = scope_trampoline_reserve(function, ENTRY_BYTES);
+    if (!t)
+        return 0;
+    scope_trampoline_commit(t, emit_entry(t, hook));
+    *resume = function;
+    return (uintptr_t)t;
 }
 
 int scope_patch_apply(const struct scope_patch *p, char *why, size_t whylen)

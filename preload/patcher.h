@@ -17,12 +17,18 @@ struct scope_patch {
     uint8_t jump[24];
 };
 
-/* Builds the trampoline of the live function at `address` for hook id
- * `hook`; *resume receives where the hook continues (the relocated
- * prologue). Returns 0, or -1 with the reason in why. Seal the trampolines
- * (scope_trampoline_seal) before applying: then nothing runs unsealed. */
-int scope_patch_prepare(uintptr_t address, size_t size, uint32_t hook, struct scope_patch *p,
-                        uintptr_t *resume, char *why, size_t whylen);
+/* Builds the trampoline of the live function f (its bytes: the code in
+ * memory) for hook id `hook`; *resume receives where the hook continues
+ * (the relocated prologue). Returns 0, or -1 with the reason in why. Seal
+ * the trampolines (scope_trampoline_seal) before applying: then nothing
+ * runs unsealed. */
+int scope_patch_prepare(const struct scope_function_code *f, uint32_t hook,
+                        struct scope_patch *p, uintptr_t *resume, char *why, size_t whylen);
+
+/* For a function reached through GOTs instead (got_redirect.h): a thunk
+ * that enters hook `hook` and continues at the unchanged function (*resume).
+ * Returns its address (to seal before use), 0 when no memory. */
+uintptr_t scope_patch_entry_thunk(uintptr_t function, uint32_t hook, uintptr_t *resume);
 
 /* Writes the jump. */
 int scope_patch_apply(const struct scope_patch *p, char *why, size_t whylen);

@@ -71,7 +71,13 @@ static void fill_header(struct scope_meta_header *m)
 
 void scope_meta_publish(void)
 {
-    size_t strings = strings_size();
+    size_t strings = strings_size(), old_bytes = meta ? meta_bytes : 0;
+    struct scope_meta_header old = {0};
+    if (meta) {   /* keep the rank, set since: the segment is truncated below */
+        old = *meta;
+        munmap(meta, old_bytes);
+        meta = NULL;
+    }
     meta_bytes = sizeof(*meta) + scope_rt.nhooks * sizeof(struct scope_meta_hook) + strings;
     snprintf(meta_name, sizeof(meta_name), "/scope-%d-%d-meta", (int)getuid(), (int)getpid());
     int fd = shm_open(meta_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -91,6 +97,13 @@ void scope_meta_publish(void)
     }
     meta = map;
     fill_header(meta);
+    if (old_bytes) {   /* published again after a dlopen hooked more functions */
+        meta->rank = old.rank;
+        meta->nranks = old.nranks;
+        meta->root_pid = old.root_pid;
+        meta->root_start_ns = old.root_start_ns;
+        meta->clock_offset_ns = old.clock_offset_ns;
+    }
     meta->strings_bytes = strings;
     struct scope_meta_hook *hooks = (struct scope_meta_hook *)(meta + 1);
     char *area = (char *)(hooks + scope_rt.nhooks);

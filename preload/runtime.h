@@ -53,6 +53,14 @@ void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* install.c: finds and patches the configured functions of every loaded
  * module. Returns the number of hooks installed. */
 size_t scope_install_hooks(void);
+/* The same for the modules loaded since (dlopen_hook.c). Returns the
+ * number of hooks added. */
+size_t scope_install_hooks_in_new_modules(void);
+
+/* Starts recording once hooks are installed (at start, or after the first
+ * dlopen that brought hooked functions); later calls publish the hooks
+ * added since for `scope recover`. */
+void scope_enable_recording(void);
 
 /* Ends the calling thread's open calls (they are in the file, ending now),
  * stops recording and takes the final clock reading (idempotent). */

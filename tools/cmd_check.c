@@ -41,6 +41,7 @@ struct selected {
     int pattern;
     char *module, *name, *why;
     const char *refusal;
+    bool plt;
 };
 
 struct check_run {
@@ -71,7 +72,7 @@ static void keep(const struct inspected *s, void *ctx)
     run->v = v;
     v[run->n++] = (struct selected){s->pattern, xmalloc_copy(s->sym->module_path),
                                     xmalloc_copy(s->sym->name), xmalloc_copy(s->why),
-                                    s->refusal};
+                                    s->refusal, s->plt};
 }
 
 /* The pattern as written: "!libfoo.so:re:^x". */
@@ -106,7 +107,7 @@ static void functions_table(const struct check_run *run, const struct scope_conf
             table_text(t, text);
             table_text(t, s->module);
             table_text(t, s->name);
-            table_text(t, s->refusal ? "no" : "yes");
+            table_text(t, s->refusal ? "no" : s->plt ? "plt" : "yes");
             table_text(t, s->why);
         }
 }
@@ -238,7 +239,8 @@ static int check_main(int argc, char **argv)
             if (unmatched)
                 fprintf(out, "%zu pattern%s match%s nothing\n", unmatched,
                         unmatched == 1 ? "" : "s", unmatched == 1 ? "es" : "");
-            rc = unmatched || run.tally.hookable < run.tally.functions || !run.tally.functions;
+            rc = unmatched || run.tally.hookable + run.tally.plt < run.tally.functions ||
+                 !run.tally.functions;
         }
     }
     for (size_t i = 0; i < run.n; i++) {

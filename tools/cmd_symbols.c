@@ -67,7 +67,7 @@ static void list_symbol(const struct inspected *s, void *ctx)
     table_text(run->rows, s->sym->name);
     table_text(run->rows, address);
     table_int(run->rows, (int64_t)s->sym->size);
-    table_text(run->rows, s->refusal ? "no" : "yes");
+    table_text(run->rows, s->refusal ? "no" : s->plt ? "plt" : "yes");
     table_text(run->rows, s->why);
 }
 
@@ -76,14 +76,16 @@ static void summary_tables(const struct symbols_run *run, report *r)
     table *t = report_table(r, "modules", false);
     table_column(t, "module", COL_TEXT);
     table_column(t, "functions", COL_INT);
-    table_column(t, "hookable", COL_INT);
+    table_column(t, "inline", COL_INT);
+    table_column(t, "plt", COL_INT);
     table_column(t, "share", COL_PERCENT);
     for (size_t i = 0; i < run->nmodules; i++) {
         const struct inspect_tally *m = &run->modules[i].tally;
         table_text(t, run->modules[i].module);
         table_int(t, (int64_t)m->functions);
         table_int(t, (int64_t)m->hookable);
-        table_num(t, m->functions ? (double)m->hookable / (double)m->functions : 0);
+        table_int(t, (int64_t)m->plt);
+        table_num(t, m->functions ? (double)(m->hookable + m->plt) / (double)m->functions : 0);
     }
     t = report_table(r, "reasons", false);
     table_column(t, "reason", COL_TEXT);

@@ -15,8 +15,12 @@
 struct inspected {
     const struct scope_symbol *sym;  /* valid during the callback only */
     int pattern;                     /* the selecting pattern of the config, -1 without one */
-    const char *refusal;             /* NULL: hookable inline; else a label ("too short") */
-    const char *why;                 /* the reason in full, "" when hookable */
+    const char *refusal;             /* NULL: hookable (inline or through the PLT); else
+                                        a label ("too short") */
+    bool plt;                        /* hookable only through the GOTs of other modules
+                                        (exported, not patchable inline) */
+    size_t plt_modules;              /* ... of which this many are inspected here */
+    const char *why;                 /* the reason in full, "" when hookable inline */
     bool alias;                      /* another name of the function reported just before */
 };
 
@@ -33,7 +37,7 @@ int inspect_program(const struct program_libs *libs, struct scope_config *cfg, i
 /* Counts of functions (aliases once) by outcome. */
 #define INSPECT_MAX_REASONS 16
 struct inspect_tally {
-    size_t functions, hookable;
+    size_t functions, hookable, plt;   /* hookable: inline */
     struct {
         const char *label;
         size_t count;
@@ -43,7 +47,8 @@ struct inspect_tally {
 
 void inspect_tally_add(struct inspect_tally *t, const struct inspected *s);
 
-/* "N functions <what>, M hookable inline (P%), K not (2 too short, ...)" */
+/* "N functions <what>, M hookable inline (P%), L through the PLT (Q% in
+ * all), K not (2 too short, ...)" */
 void inspect_tally_print(const struct inspect_tally *t, const char *what, FILE *out);
 
 #endif

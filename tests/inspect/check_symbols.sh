@@ -19,14 +19,15 @@ cat "$dir/check.out"
 [ $rc -eq 1 ] || fail "check: exit $rc, expected 1"
 has "$dir/check.out" '^scope_normal +[^ ]*inspect_target +scope_normal +yes'
 has "$dir/check.out" '^scope_tiny +[^ ]*inspect_target +scope_tiny +no +the function is 3 bytes'
-has "$dir/check.out" '^no_such_function +[^ ]*inspect.conf:5 +0 +0 +matches nothing'
-has "$dir/check.out" '^scope_normal +[^ ]*inspect.conf:3 +1 +1 +ok'
+has "$dir/check.out" '^no_such_function +[^ ]*inspect.conf:6 +0 +0 +matches nothing'
+has "$dir/check.out" '^scope_normal +[^ ]*inspect.conf:4 +1 +1 +ok'
+has "$dir/check.out" '^scope_padded +[^ ]*inspect_target +scope_padded +yes'
 has "$dir/check.out" \
-    '^2 functions selected, 1 hookable inline \(50\.0%\), 1 not \(1 too short\)$'
+    '^3 functions selected, 2 hookable inline \(66\.7%\), 0 through the PLT \(66\.7% in all\), 1 not \(1 too short\)$'
 has "$dir/check.out" '^1 pattern matches nothing$'
 
 "$scope" check -f scope_normal "$program" > "$dir/ok.out" 2>&1 || fail "check -f: exit $?"
-has "$dir/ok.out" '^1 functions selected, 1 hookable inline \(100\.0%\), 0 not$'
+has "$dir/ok.out" '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT \(100\.0% in all\), 0 not$'
 
 "$scope" check -c "$conf" --format json "$program" > "$dir/check.json" 2> "$dir/check.err"
 [ $? -eq 1 ] || fail "check --format json: exit status"
@@ -35,9 +36,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 f = {r["function"]: r for r in d["functions"]}
 assert f["scope_normal"]["hookable"] == "yes" and f["scope_tiny"]["hookable"] == "no", f
-assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing"], d
+assert f["scope_padded"]["hookable"] == "yes", f
+assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing", "ok"], d
 PY
-has "$dir/check.err" '^2 functions selected'
+has "$dir/check.err" '^3 functions selected'
 
 printf '[functions]\nsolve\nre:(\n' > "$dir/bad.conf"
 "$scope" check -c "$dir/bad.conf" "$program" > /dev/null 2> "$dir/bad.err"
@@ -63,5 +65,6 @@ assert [r["function"] for r in rows] == ["write"], rows
 assert rows[0]["module"].endswith("libc.so.6")
 PY
 "$scope" symbols --summary "$program" > "$dir/summary.out" || fail "symbols --summary"
-has "$dir/summary.out" '^[0-9]+ functions, [0-9]+ hookable inline \([0-9.]+%\)'
+has "$dir/summary.out" \
+    '^[0-9]+ functions, [0-9]+ hookable inline \([0-9.]+%\), [0-9]+ through the PLT \([0-9.]+% in all\)'
 echo "ok"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# The share of a real library's functions that libscope can hook inline,
-# from `scope symbols --summary`: printed, and at least MIN percent.
+# The share of a real library's functions that libscope can hook, inline or
+# (exported ones that cannot be patched) through the GOTs of the modules
+# that call them, from `scope symbols --summary`: printed, and at least MIN
+# percent; every function not hookable has a reason in the summary.
 # usage: coverage.sh SCOPE LIBRARY MIN   (LIBRARY: a path or a soname)
 set -u
 scope=$1
@@ -16,11 +18,19 @@ out=$("$scope" symbols --summary --format csv "$lib" 2>&1 >/dev/null) ||
 "$scope" symbols --summary "$lib"
 echo "$out"
 echo "$out" | awk -v min="$min" -v lib="$lib" '
-    /functions,.*hookable inline/ { total = $1; hookable = $3 }
+    /functions,.*hookable inline.*through the PLT/ {
+        total = $1; inline = $3; plt = $7; not = $14
+        reasons = 0
+        if (match($0, /not \(.*\)$/)) {
+            n = split(substr($0, RSTART + 5, RLENGTH - 6), parts, ", ")
+            for (i = 1; i <= n; i++) reasons += parts[i] + 0
+        }
+    }
     END {
         if (total == 0) { print "FAIL: no functions in " lib; exit 1 }
-        share = 100 * hookable / total
-        printf "coverage of %s: %.2f%% of %d functions hookable inline (minimum %s%%)\n",
-               lib, share, total, min
+        if (reasons != not) { print "FAIL: " not " not hookable, " reasons " with a reason"; exit 1 }
+        share = 100 * (inline + plt) / total
+        printf "coverage of %s: %.2f%% of %d functions hookable (%d inline, %d through the PLT; minimum %s%%)\n",
+               lib, share, total, inline, plt, min
         exit share >= min ? 0 : 1
     }'

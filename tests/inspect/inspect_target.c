@@ -1,10 +1,13 @@
 /* inspect_target.c: the program `scope check` and `scope symbols` inspect
- * in tests/inspect: an ordinary function (hookable) and the 3-byte one of
- * tiny.S (not). It is never run by the tests. */
+ * in tests/inspect: an ordinary function (hookable) and the 3-byte ones of
+ * tiny.S (one hookable through the padding after it, one not). It is never
+ * run by the tests. */
 #include <stdio.h>
 #include <stdlib.h>
 
 int scope_tiny(void);
+int scope_padded(void);
+int scope_after_tiny(void);
 
 __attribute__((noinline)) int scope_normal(int n)
 {
@@ -17,5 +20,6 @@ __attribute__((noinline)) int scope_normal(int n)
 
 int main(int argc, char **argv)
 {
-    return scope_normal(argc > 1 ? atoi(argv[1]) : 3) + scope_tiny() > 0 ? 0 : 1;
+    return scope_normal(argc > 1 ? atoi(argv[1]) : 3) + scope_tiny() + scope_padded() +
+                       scope_after_tiny() > 0 ? 0 : 1;
 }

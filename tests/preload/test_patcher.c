@@ -44,9 +44,11 @@ START_TEST(window_after_endbr64)
     /* endbr64; push rbp; mov rbp,rsp; pop rbp; ret */
     const uint8_t code[] = {0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5, 0x5d, 0xc3};
     struct scope_patch_site s;
-    ck_assert_int_eq(scope_patch_analyze(code, 0x1000, sizeof(code), &s, why, sizeof(why)), 0);
+    struct scope_function_code f = {{code, 0x1000, sizeof(code)}, sizeof(code), NULL, 0};
+    ck_assert_int_eq(scope_patch_analyze(&f, &s, why, sizeof(why)), 0);
     ck_assert_uint_eq(s.site_offset, 4);
     ck_assert_uint_eq(s.window, 5);
+    ck_assert_uint_eq(s.moved, 5);
 }
 END_TEST
 
@@ -93,8 +95,9 @@ END_TEST
 static void assert_refused(const uint8_t *code, size_t size, const char *reason)
 {
     struct scope_patch_site s;
+    struct scope_function_code f = {{code, 0x1000, size}, size, NULL, 0};
     why[0] = '\0';
-    ck_assert_int_eq(scope_patch_analyze(code, 0x1000, size, &s, why, sizeof(why)), -1);
+    ck_assert_int_eq(scope_patch_analyze(&f, &s, why, sizeof(why)), -1);
     ck_assert_msg(strstr(why, reason), "reason '%s' lacks '%s'", why, reason);
 }
 
@@ -146,8 +149,10 @@ START_TEST(live_patch_keeps_results)
                                               sizeof(err)), 0);
     ck_assert_uint_gt(l.size, 0);
     struct scope_patch p;
-    ck_assert_msg(scope_patch_prepare((uintptr_t)&mix, l.size, 0, &p, &scope_hook_targets[0],
-                                      why, sizeof(why)) == 0, "%s", why);
+    struct scope_function_code f = {{(const uint8_t *)&mix, (uintptr_t)&mix, l.size}, l.size,
+                                    NULL, 0};
+    ck_assert_msg(scope_patch_prepare(&f, 0, &p, &scope_hook_targets[0], why, sizeof(why)) == 0,
+                  "%s", why);
     ck_assert_int_eq(scope_trampoline_seal(), 0);
     ck_assert_int_eq(scope_patch_apply(&p, why, sizeof(why)), 0);
     ck_assert_uint_eq(((const uint8_t *)p.site)[0], 0xe9);

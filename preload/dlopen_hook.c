@@ -1,0 +1,83 @@
+/* dlopen_hook.c: libscope's dlopen and dlmopen (LD_PRELOAD puts them
+ * before libc's): they load the library with libc's, then hook the
+ * configured functions of the modules it brought, and redirect their GOT
+ * slots to functions hooked through GOTs. libc's dlopen looks for a bare
+ * name along the RUNPATH of the module its return address lies in, and
+ * puts the library in that module's namespace, so it is called to return
+ * through a `ret` byte found in the caller's own module (call_via.S). The
+ * dynamic loader's own functions are never touched. */
+#include "runtime.h"
+#include "thread_state.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+void *scope_call_via(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn,
+                     const void *ret_instruction);
+
+struct ret_search {
+    uintptr_t caller;
+    const void *ret;      /* a 0xc3 byte in the caller's module, or NULL */
+    int is_libscope;      /* the caller is libscope itself */
+};
+
+/* A readable, executable segment of the module that contains the caller. */
+static int find_ret(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct ret_search *s = data;
+    int found = 0;
+    for (int i = 0; i < info->dlpi_phnum && !found; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        found = ph->p_type == PT_LOAD && s->caller - start < ph->p_memsz;
+    }
+    if (!found)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum && !s->ret; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & (PF_R | PF_X)) == (PF_R | PF_X))
+            s->ret = memchr((const void *)start, 0xc3, ph->p_filesz);
+        s->is_libscope |= ph->p_type == PT_LOAD &&
+                          (uintptr_t)&find_ret - start < ph->p_memsz;
+    }
+    return 1;
+}
+
+/* Calls fn(a0, a1, a2) as if from `caller`, then hooks what it loaded. */
+static void *load(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn, const void *caller)
+{
+    struct ret_search s = {.caller = (uintptr_t)caller};
+    dl_iterate_phdr(find_ret, &s);
+    void *handle = s.ret ? scope_call_via(a0, a1, a2, fn, s.ret)
+                         : ((void *(*)(uintptr_t, uintptr_t, uintptr_t))fn)(a0, a1, a2);
+    if (!handle || s.is_libscope || scope_tls.busy)
+        return handle;
+    scope_tls.busy++;
+    if (scope_install_hooks_in_new_modules() > 0)
+        scope_enable_recording();
+    dlerror();   /* what the look-ups made on the way left no error behind */
+    scope_tls.busy--;
+    return handle;
+}
+
+EXPORT void *dlopen(const char *file, int mode)
+{
+    static void *real;
+    if (!real)
+        real = dlsym(RTLD_NEXT, "dlopen");
+    return load((uintptr_t)file, (uintptr_t)mode, 0, real, __builtin_return_address(0));
+}
+
+EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
+{
+    static void *real;
+    if (!real)
+        real = dlsym(RTLD_NEXT, "dlmopen");
+    return load((uintptr_t)lmid, (uintptr_t)file, (uintptr_t)mode, real,
+                __builtin_return_address(0));
+}
