@@ -218,9 +218,10 @@ static void report_unmatched(void)
         if (p->exclude || p->matches)
             continue;
         if (p->line)
-            scope_warn("warning: %s:%d: '%s' matches no function", p->source, p->line, p->text);
+            scope_warn("warning: %s:%d: '%s' matches no function loaded so far", p->source,
+                       p->line, p->text);
         else
-            scope_warn("warning: %s: '%s' matches no function", p->source, p->text);
+            scope_warn("warning: %s: '%s' matches no function loaded so far", p->source, p->text);
     }
 }
 
