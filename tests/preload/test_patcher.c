@@ -1,8 +1,9 @@
 /* test_patcher.c: Check unit tests for preload/patcher.c: the patch window
  * after endbr64, relocation of RIP-relative operands and short branches
  * (verified by decoding the result with Zydis), every refusal with its
- * reason, and a live patch of a function in this test that must still
- * compute the same results through its trampoline. */
+ * reason, short functions borrowing the padding after them, branches from
+ * split-off fragments, and a live patch of a function in this test that
+ * must still compute the same results through its trampoline. */
 #include <Zydis/Zydis.h>
 #include <check.h>
 
@@ -121,6 +122,61 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* xor eax,eax; ret (3 bytes), then what follows it up to the next symbol. */
+static int analyze_short(const uint8_t *after, size_t nafter, struct scope_patch_site *s)
+{
+    uint8_t code[16] = {0x31, 0xc0, 0xc3};
+    memcpy(code + 3, after, nafter);
+    struct scope_function_code f = {{code, 0x1000, 3}, 3 + nafter, NULL, 0};
+    why[0] = '\0';
+    return scope_patch_analyze(&f, s, why, sizeof(why));
+}
+
+START_TEST(short_function_borrows_padding)
+{
+    struct scope_patch_site s;
+    const uint8_t int3[] = {0xcc, 0xcc, 0xcc, 0xcc, 0xcc};
+    ck_assert_msg(analyze_short(int3, sizeof(int3), &s) == 0, "%s", why);
+    ck_assert_uint_eq(s.site_offset, 0);
+    ck_assert_uint_eq(s.moved, 3);
+    ck_assert_uint_eq(s.window, 5);
+    const uint8_t nopw[] = {0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00};
+    ck_assert_msg(analyze_short(nopw, sizeof(nopw), &s) == 0, "%s", why);
+    /* one byte short of the jump before the next symbol */
+    ck_assert_int_eq(analyze_short(int3, 1, &s), -1);
+    ck_assert_ptr_nonnull(strstr(why, "no padding follows"));
+    /* code, not padding: push rbp; mov rbp,rsp */
+    const uint8_t code[] = {0x55, 0x48, 0x89, 0xe5};
+    ck_assert_int_eq(analyze_short(code, sizeof(code), &s), -1);
+    ck_assert_ptr_nonnull(strstr(why, "no padding follows"));
+}
+END_TEST
+
+START_TEST(fragment_branch_into_window_refused)
+{
+    /* push rbp; mov rbp,rsp; push rbx; sub rsp,8; ...; ret */
+    const uint8_t body[] = {0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x08,
+                            0x48, 0x83, 0xc4, 0x08, 0x5b, 0x5d, 0xc3};
+    /* foo.cold at 0x2000: jmp 0x1004 (the push rbx, inside the window) */
+    uint8_t cold[5] = {0xe9};
+    int32_t rel = (int32_t)(0x1004 - (0x2000 + 5));
+    memcpy(cold + 1, &rel, 4);
+    struct scope_code fragment = {cold, 0x2000, sizeof(cold)};
+    struct scope_function_code f = {{body, 0x1000, sizeof(body)}, sizeof(body), &fragment, 1};
+    struct scope_patch_site s;
+    ck_assert_int_eq(scope_patch_analyze(&f, &s, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "0x2000, in a part split off the function"), "%s", why);
+    ck_assert_int_eq(scope_patch_check(&f, why, sizeof(why)), SCOPE_REFUSED_BRANCH_INTO_WINDOW);
+    /* back to the start of the function or past the window: fine */
+    rel = (int32_t)(0x1000 - (0x2000 + 5));
+    memcpy(cold + 1, &rel, 4);
+    ck_assert_msg(scope_patch_analyze(&f, &s, why, sizeof(why)) == 0, "%s", why);
+    rel = (int32_t)(0x100d - (0x2000 + 5));
+    memcpy(cold + 1, &rel, 4);
+    ck_assert_msg(scope_patch_analyze(&f, &s, why, sizeof(why)) == 0, "%s", why);
+}
+END_TEST
+
 __attribute__((noinline, visibility("default"))) double mix(int a, double b, long c)
 {
     __asm__ volatile("");
@@ -171,6 +227,8 @@ int main(void)
     tcase_add_test(tc, short_jcc_widened);
     tcase_add_test(tc, out_of_reach_refused);
     tcase_add_test(tc, refusals);
+    tcase_add_test(tc, short_function_borrows_padding);
+    tcase_add_test(tc, fragment_branch_into_window_refused);
     tcase_add_test(tc, live_patch_keeps_results);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
