@@ -45,6 +45,8 @@ struct search {
     int stop_after;              /* return non-zero after this many (0: never) */
     int code_matches;            /* the name's file_code equals the bytes at address */
     int code_null;               /* the name's file_code is NULL */
+    int exported;                /* the name was reported exported */
+    size_t room, size;           /* of the name */
 };
 
 static const char *basename_of(const char *path)
@@ -69,6 +71,9 @@ static int on_symbol(const struct scope_symbol *sym, void *ctx)
         s->at_address += sym->address == s->address;
         s->is_executable = sym->is_executable;
         s->code_null += sym->file_code == NULL;
+        s->exported = sym->exported;
+        s->room = sym->room;
+        s->size = sym->size;
         s->code_matches += s->address && sym->file_code && sym->size &&
                            memcmp(sym->file_code, (const void *)s->address, sym->size) == 0;
     }
@@ -143,6 +148,25 @@ START_TEST(test_file_code_is_the_functions_bytes)
     ck_assert_int_eq(scope_elf_foreach_loaded_symbol(NULL, on_symbol, &s), 0);
     ck_assert_int_eq(s.seen, 1);
     ck_assert_int_eq(s.code_matches, 1);
+}
+END_TEST
+
+START_TEST(test_exported_and_room)
+{
+    /* In .dynsym (export_dynamic): exported; only in .symtab: not. */
+    struct search s = {.name = "scope_test_marker"};
+    ck_assert_int_eq(scope_elf_foreach_symbol("/proc/self/exe", 0, 1, on_symbol, &s, err,
+                                              sizeof err), 0);
+    ck_assert_int_eq(s.exported, 1);
+    /* The room reaches at least the end of the function, and no further
+     * than the 16-byte alignment of the next one. */
+    ck_assert_uint_ge(s.room, s.size);
+    ck_assert_uint_lt(s.room, s.size + 16);
+    struct search l = {.name = "scope_test_local"};
+    ck_assert_int_eq(scope_elf_foreach_symbol("/proc/self/exe", 0, 1, on_symbol, &l, err,
+                                              sizeof err), 0);
+    ck_assert_int_eq(l.seen, 1);
+    ck_assert_int_eq(l.exported, 0);
 }
 END_TEST
 
@@ -353,6 +377,7 @@ static Suite *elf_suite(void)
     Suite *s = suite_create("elf_symbols");
     TCase *loaded = tcase_create("loaded");
     tcase_add_test(loaded, test_loaded_finds_own_function);
+    tcase_add_test(loaded, test_exported_and_room);
     tcase_add_test(loaded, test_loaded_finds_libc_write);
     tcase_add_test(loaded, test_loaded_skips_module_of_address);
     tcase_add_test(loaded, test_loaded_stops);
