@@ -5,6 +5,7 @@
  * name along the RUNPATH of the module its return address lies in, and
  * puts the library in that module's namespace, so it is called to return
  * through a `ret` byte found in the caller's own module (call_via.S). The
+ * modules of another namespace (dlmopen) are found from the handle. The
  * dynamic loader's own functions are never touched. */
 #include "runtime.h"
 #include "thread_state.h"
@@ -48,8 +49,10 @@ static int find_ret(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-/* Calls fn(a0, a1, a2) as if from `caller`, then hooks what it loaded. */
-static void *load(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn, const void *caller)
+/* Calls fn(a0, a1, a2) as if from `caller`, then hooks what it loaded (in
+ * the caller's namespace, or in the handle's with by_handle). */
+static void *load(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn, const void *caller,
+                  int by_handle)
 {
     struct ret_search s = {.caller = (uintptr_t)caller};
     dl_iterate_phdr(find_ret, &s);
@@ -58,7 +61,7 @@ static void *load(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn, const void
     if (!handle || s.is_libscope || scope_tls.busy)
         return handle;
     scope_tls.busy++;
-    if (scope_install_hooks_in_new_modules() > 0)
+    if (scope_install_hooks_in_new_modules(by_handle ? handle : NULL) > 0)
         scope_enable_recording();
     dlerror();   /* what the look-ups made on the way left no error behind */
     scope_tls.busy--;
@@ -70,7 +73,7 @@ EXPORT void *dlopen(const char *file, int mode)
     static void *real;
     if (!real)
         real = dlsym(RTLD_NEXT, "dlopen");
-    return load((uintptr_t)file, (uintptr_t)mode, 0, real, __builtin_return_address(0));
+    return load((uintptr_t)file, (uintptr_t)mode, 0, real, __builtin_return_address(0), 0);
 }
 
 EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
@@ -79,5 +82,5 @@ EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
     if (!real)
         real = dlsym(RTLD_NEXT, "dlmopen");
     return load((uintptr_t)lmid, (uintptr_t)file, (uintptr_t)mode, real,
-                __builtin_return_address(0));
+                __builtin_return_address(0), lmid != LM_ID_BASE);
 }

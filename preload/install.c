@@ -314,10 +314,15 @@ out:
     return scope_rt.nhooks - before;
 }
 
-static size_t install_in_loaded_modules(void)
+/* The modules of the caller's namespace, or of the namespace of
+ * `namespace_handle` when not NULL. */
+static size_t install_in_loaded_modules(void *namespace_handle)
 {
     struct scope_module_list modules;
-    if (scope_modules_loaded((const void *)&scope_install_hooks, &modules) != 0) {
+    const void *libscope = (const void *)&scope_install_hooks;
+    if ((namespace_handle
+             ? scope_modules_in_namespace_of(namespace_handle, libscope, &modules)
+             : scope_modules_loaded(libscope, &modules)) != 0) {
         scope_log("out of memory while listing modules: nothing hooked");
         return 0;
     }
@@ -332,13 +337,13 @@ size_t scope_install_hooks(void)
 {
     scope_rt.config.demangle = scope_demangle;
     started = 1;
-    install_in_loaded_modules();
+    install_in_loaded_modules(NULL);
     if (scope_rt.nhooks > 0 || scope_rt.main_target || scope_rt.verbose)
         report_unmatched();
     return scope_rt.nhooks;
 }
 
-size_t scope_install_hooks_in_new_modules(void)
+size_t scope_install_hooks_in_new_modules(void *namespace_handle)
 {
-    return started ? install_in_loaded_modules() : 0;
+    return started ? install_in_loaded_modules(namespace_handle) : 0;
 }

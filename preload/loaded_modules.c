@@ -1,7 +1,10 @@
 /* loaded_modules.c: lists the loaded modules with dl_iterate_phdr, copying
- * what later steps need, since the loader's lock is held in its callback. */
+ * what later steps need, since the loader's lock is held in its callback;
+ * or the modules of a namespace dlmopen made, which dl_iterate_phdr (it
+ * reports its caller's namespace only) does not show. */
 #include "loaded_modules.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
 #include <stdbool.h>
@@ -116,6 +119,40 @@ int scope_modules_loaded(const void *skip_address, struct scope_module_list *out
     *out = (struct scope_module_list){0};
     struct module_scan scan = {.skip_address = skip_address, .list = out};
     dl_iterate_phdr(collect_module, &scan);
+    if (scan.failed) {
+        scope_modules_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+int scope_modules_in_namespace_of(void *handle, const void *skip_address,
+                                  struct scope_module_list *out)
+{
+    *out = (struct scope_module_list){0};
+    struct link_map *lm;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0)
+        return -1;
+    while (lm->l_prev)
+        lm = lm->l_prev;
+    /* seen = 1: the head of a namespace is the program only in the first one,
+     * where every module was listed at start */
+    struct module_scan scan = {.skip_address = skip_address, .seen = 1, .list = out};
+    for (; lm && !scan.failed; lm = lm->l_next) {
+        Dl_info mapped;   /* where the module's first page, its ELF header, lies */
+        if (!lm->l_ld || !dladdr(lm->l_ld, &mapped) || !mapped.dli_fbase)
+            continue;
+        const ElfW(Ehdr) *header = mapped.dli_fbase;
+        if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0)
+            continue;
+        struct dl_phdr_info info = {
+            .dlpi_addr = lm->l_addr,
+            .dlpi_name = lm->l_name,
+            .dlpi_phdr = (const ElfW(Phdr) *)((const char *)header + header->e_phoff),
+            .dlpi_phnum = header->e_phnum,
+        };
+        collect_module(&info, sizeof info, &scan);
+    }
     if (scan.failed) {
         scope_modules_free(out);
         return -1;

@@ -25,6 +25,10 @@ struct scope_module_list {
  * that contains `skip_address` (libscope itself). Returns 0, or -1 when
  * out of memory. */
 int scope_modules_loaded(const void *skip_address, struct scope_module_list *out);
+/* The same for the namespace of `handle` (from dlopen or dlmopen), its
+ * first module included unless it is the main program. */
+int scope_modules_in_namespace_of(void *handle, const void *skip_address,
+                                  struct scope_module_list *out);
 void scope_modules_free(struct scope_module_list *list);
 
 #endif
