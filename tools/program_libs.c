@@ -88,8 +88,8 @@ static int parse_line(const char *line, const char *interp, struct program_libs 
     if (arrow && strncmp(path, "not found", 9) == 0)
         return push(&libs->missing, &libs->n_missing, line, (size_t)(arrow - line));
     size_t len = strcspn(path, " \n");
-    if (path[0] != '/')
-        return 0;
+    if (!arrow && path[0] != '/')
+        return 0;   /* the vDSO; a library's path may be relative (LD_LIBRARY_PATH=.) */
     char file[PATH_MAX];
     snprintf(file, sizeof file, "%.*s", (int)len, path);
     if (same_file(file, interp))

@@ -5,7 +5,7 @@
 # for a bad config or a missing program), and the three output formats.
 # usage: check_symbols.sh SCOPE PROGRAM CONFIG
 set -u
-scope=$1
+scope=$(readlink -f "$1")   # absolute: one check runs in the program's directory
 program=$2
 conf=$3
 dir=$(mktemp -d)
@@ -23,7 +23,9 @@ has "$dir/check.out" '^no_such_function +[^ ]*inspect.conf:6 +0 +0 +matches noth
 has "$dir/check.out" '^scope_normal +[^ ]*inspect.conf:4 +1 +1 +ok'
 has "$dir/check.out" '^scope_padded +[^ ]*inspect_target +scope_padded +yes'
 has "$dir/check.out" \
-    '^3 functions selected, 2 hookable inline \(66\.7%\), 0 through the PLT \(66\.7% in all\), 1 not \(1 too short\)$'
+    '^sh_plt +[^ ]*libinspect_short.so +sh_plt +plt +calls through the GOTs of 1 module here \(not inline: the function is 4 bytes'
+has "$dir/check.out" \
+    '^4 functions selected, 2 hookable inline \(50\.0%\), 1 through the PLT \(75\.0% in all\), 1 not \(1 too short\)$'
 has "$dir/check.out" '^1 pattern matches nothing$'
 
 "$scope" check -f scope_normal "$program" > "$dir/ok.out" 2>&1 || fail "check -f: exit $?"
@@ -36,10 +38,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 f = {r["function"]: r for r in d["functions"]}
 assert f["scope_normal"]["hookable"] == "yes" and f["scope_tiny"]["hookable"] == "no", f
-assert f["scope_padded"]["hookable"] == "yes", f
-assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing", "ok"], d
+assert f["scope_padded"]["hookable"] == "yes" and f["sh_plt"]["hookable"] == "plt", f
+assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing", "ok",
+                                                "ok"], d
 PY
-has "$dir/check.err" '^3 functions selected'
+has "$dir/check.err" '^4 functions selected'
 
 printf '[functions]\nsolve\nre:(\n' > "$dir/bad.conf"
 "$scope" check -c "$dir/bad.conf" "$program" > /dev/null 2> "$dir/bad.err"
@@ -67,4 +70,16 @@ PY
 "$scope" symbols --summary "$program" > "$dir/summary.out" || fail "symbols --summary"
 has "$dir/summary.out" \
     '^[0-9]+ functions, [0-9]+ hookable inline \([0-9.]+%\), [0-9]+ through the PLT \([0-9.]+% in all\)'
+
+# Exported functions of a library that cannot be patched inline: through
+# the GOT of the one module that calls them; also with the library found
+# along a relative LD_LIBRARY_PATH.
+"$scope" check -f sh_plt,sh_branch "$program" > "$dir/plt.out" 2>&1 || fail "check plt: exit $?"
+cat "$dir/plt.out"
+has "$dir/plt.out" '^sh_plt +[^ ]*libinspect_short\.so +sh_plt +plt +calls through the GOTs of 1 module here \(not inline: the function is 4 bytes'
+has "$dir/plt.out" '^sh_branch +[^ ]*libinspect_short\.so +sh_branch +plt +calls through the GOTs of 1 module here \(not inline: the instruction at \+0x[0-9a-f]+ branches into the patched bytes'
+has "$dir/plt.out" '^2 functions selected, 0 hookable inline \(0\.0%\), 2 through the PLT \(100\.0% in all\), 0 not$'
+(cd "$(dirname "$program")" && LD_LIBRARY_PATH=. "$scope" symbols "./$(basename "$program")" 'sh_*') \
+    > "$dir/relative.out" 2>&1 || fail "symbols with a relative LD_LIBRARY_PATH: exit $?"
+has "$dir/relative.out" '^\./libinspect_short\.so +sh_plt +0x[0-9a-f]+ +4 +plt'
 echo "ok"

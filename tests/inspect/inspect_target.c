@@ -1,13 +1,17 @@
 /* inspect_target.c: the program `scope check` and `scope symbols` inspect
  * in tests/inspect: an ordinary function (hookable) and the 3-byte ones of
- * tiny.S (one hookable through the padding after it, one not). It is never
- * run by the tests. */
+ * tiny.S (one hookable through the padding after it, one not), and two
+ * functions of a library it calls, hookable only through its GOT
+ * (../corpus/short_lib.S). It is never run by the tests. */
 #include <stdio.h>
 #include <stdlib.h>
 
 int scope_tiny(void);
 int scope_padded(void);
 int scope_after_tiny(void);
+int sh_plt(int x);   /* ../corpus/short_lib.S */
+int sh_plt(int x);
+int sh_branch(int n);
 
 __attribute__((noinline)) int scope_normal(int n)
 {
@@ -21,5 +25,5 @@ __attribute__((noinline)) int scope_normal(int n)
 int main(int argc, char **argv)
 {
     return scope_normal(argc > 1 ? atoi(argv[1]) : 3) + scope_tiny() + scope_padded() +
-                       scope_after_tiny() > 0 ? 0 : 1;
+                       scope_after_tiny() + sh_plt(argc) + sh_branch(argc) > 0 ? 0 : 1;
 }
