@@ -8,6 +8,7 @@
 
 static const char recover_help[] =
     "usage: scope recover [-o FILE] [--run PID] [--dir DIR] [--keep] [--force] [--list]\n"
+    "       scope recover --gather DIR [--run PID] [--keep] [--force] [--list]\n"
     "\n"
     "A run that never reached MPI_Finalize (killed, MPI_Abort, SIGTERM from the\n"
     "scheduler, exit without finalize) leaves its records in shared memory\n"
@@ -16,6 +17,11 @@ static const char recover_help[] =
     "removes what it used. Calls still open when a process died are lost.\n"
     "Processes that still run are left alone.\n"
     "\n"
+    "A job across nodes left its records in each node's /dev/shm: run\n"
+    "'scope recover --gather DIR' on every node (DIR on a shared filesystem;\n"
+    "each node's records go to DIR/HOSTNAME), then 'scope recover --dir DIR'\n"
+    "once, anywhere, to write the file from all nodes.\n"
+    "\n"
     "options:\n"
     "  -o, --output FILE  the file to write (one run only: see --run)\n"
     "      --run PID      only the run whose rank 0 had this pid\n"
@@ -23,6 +29,7 @@ static const char recover_help[] =
     "      --keep         leave the segments and spill files in place\n"
     "      --force        also take running processes; overwrite the output\n"
     "      --list         say what would be recovered, write nothing\n"
+    "      --gather DIR   copy this node's records into DIR/HOSTNAME, write no file\n"
     "\n"
     "example:\n"
     "  scope recover -o crashed_run.h5 && scope summary crashed_run.h5\n";
@@ -41,6 +48,8 @@ static int recover_main(int argc, char **argv)
             o.run = atoi(argv[++i]);
         } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
             o.dir = argv[++i];
+        } else if (strcmp(a, "--gather") == 0 && i + 1 < argc) {
+            o.gather = argv[++i];
         } else if (strcmp(a, "--keep") == 0) {
             o.keep = 1;
         } else if (strcmp(a, "--force") == 0) {
@@ -52,15 +61,21 @@ static int recover_main(int argc, char **argv)
             return 2;
         }
     }
+    if (o.gather && o.output) {
+        fprintf(stderr, "scope recover: --gather writes no file: -o goes with --dir DIR later\n");
+        return 2;
+    }
     char err[1024];
-    int runs = scope_recover(&o, stderr, err, sizeof(err));
-    if (runs < 0) {
+    int found = o.gather ? scope_recover_gather(&o, stderr, err, sizeof(err))
+                         : scope_recover(&o, stderr, err, sizeof(err));
+    if (found < 0) {
         fprintf(stderr, "scope recover: %s\n", err);
         return 2;
     }
-    if (runs == 0)
-        fprintf(stderr, "scope recover: nothing to recover in %s\n", o.dir);
-    return runs == 0 ? 1 : 0;
+    if (found == 0)
+        fprintf(stderr, "scope recover: nothing to %s in %s\n", o.gather ? "gather" : "recover",
+                o.dir);
+    return found == 0 ? 1 : 0;
 }
 
 const cli_command cmd_recover = {

@@ -28,6 +28,7 @@
 struct process {
     struct scope_meta_header *meta;
     size_t meta_bytes;
+    char dir[2048];           /* where its segments are: the scanned dir or a node's */
 };
 
 struct run {
@@ -57,30 +58,57 @@ static int valid_meta(const struct scope_meta_header *m, size_t bytes)
                         m->strings_bytes;
 }
 
-static int alive(int pid)
+/* Whether the process still runs; one of another node (a gathered
+ * directory) is not asked about here. */
+static int alive(const struct scope_meta_header *m)
 {
-    return kill(pid, 0) == 0 || errno == EPERM;
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    if (strncmp(m->hostname, host, sizeof(m->hostname)) != 0)
+        return 0;
+    return kill(m->pid, 0) == 0 || errno == EPERM;
 }
 
-/* The meta segments of this user's processes in dir. */
-static int find_processes(const struct scope_recover_options *o, struct process **out,
-                          size_t *n, FILE *report)
+static int add_process(struct process **out, size_t *n, size_t *cap, const struct process *p)
 {
-    DIR *d = opendir(o->dir);
+    if (*n == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 16;
+        struct process *grown = realloc(*out, grown_cap * sizeof(*grown));
+        if (!grown)
+            return -1;
+        *out = grown;
+        *cap = grown_cap;
+    }
+    (*out)[(*n)++] = *p;
+    return 0;
+}
+
+/* The meta segments of this user's processes in dir and, when nodes is
+ * set, in its subdirectories (one per node, made by --gather). */
+static int scan_processes(const struct scope_recover_options *o, const char *dir, int nodes,
+                          struct process **out, size_t *n, size_t *cap, FILE *report)
+{
+    DIR *d = opendir(dir);
     if (!d)
         return -1;
     char prefix[64];
     snprintf(prefix, sizeof(prefix), "scope-%d-", (int)getuid());
     struct dirent *e;
-    size_t cap = 0;
-    while ((e = readdir(d))) {
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d))) {
         size_t len = strlen(e->d_name);
+        struct process p = {0};
+        snprintf(p.dir, sizeof(p.dir), "%s", dir);
+        char path[8192];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (nodes && e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            scan_processes(o, path, 0, out, n, cap, report);
+            continue;
+        }
         if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 5 ||
             strcmp(e->d_name + len - 5, "-meta") != 0)
             continue;
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/%s", o->dir, e->d_name);
-        struct process p = {0};
         p.meta = map_file(path, &p.meta_bytes);
         if (!p.meta || !valid_meta(p.meta, p.meta_bytes)) {
             fprintf(report, "scope recover: %s: not a scope meta segment, skipped\n", path);
@@ -92,25 +120,25 @@ static int find_processes(const struct scope_recover_options *o, struct process 
             munmap(p.meta, p.meta_bytes);
             continue;
         }
-        if (alive(p.meta->pid) && !o->force) {
+        if (alive(p.meta) && !o->force) {
             fprintf(report, "scope recover: pid %d is still running, skipped (--force takes it)\n",
                     p.meta->pid);
             munmap(p.meta, p.meta_bytes);
             continue;
         }
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            struct process *grown = realloc(*out, cap * sizeof(*grown));
-            if (!grown) {
-                closedir(d);
-                return -1;
-            }
-            *out = grown;
-        }
-        (*out)[(*n)++] = p;
+        rc = add_process(out, n, cap, &p);
+        if (rc != 0)
+            munmap(p.meta, p.meta_bytes);
     }
     closedir(d);
-    return 0;
+    return rc;
+}
+
+static int find_processes(const struct scope_recover_options *o, struct process **out,
+                          size_t *n, FILE *report)
+{
+    size_t cap = 0;
+    return scan_processes(o, o->dir, 1, out, n, &cap, report);
 }
 
 static int by_run_then_rank(const void *a, const void *b)
@@ -137,12 +165,32 @@ static struct scope_clock_calibration calibration(const struct scope_meta_header
     return c;
 }
 
+/* Where a process's thread buffer segment (thread >= 0) or meta segment
+ * (thread < 0) is in dir. */
+static void segment_path(char *out, size_t len, const char *dir, int pid, int thread)
+{
+    if (thread < 0)
+        snprintf(out, len, "%s/scope-%d-%d-meta", dir, (int)getuid(), pid);
+    else
+        snprintf(out, len, "%s/scope-%d-%d-%d", dir, (int)getuid(), pid, thread);
+}
+
+/* A thread's spill file: beside its segment when gathered there from its
+ * node, else where the thread wrote it. */
+static void spill_location(char *out, size_t len, const char *dir, const char *recorded)
+{
+    const char *slash = strrchr(recorded, '/');
+    snprintf(out, len, "%s/%s", dir, slash ? slash + 1 : recorded);
+    if (!*recorded || access(out, F_OK) != 0)
+        snprintf(out, len, "%s", recorded);
+}
+
 /* The segments a process's threads left, mapped, and where their records are. */
 struct process_segments {
     struct scope_thread_records *threads;
     void **maps;
     size_t *bytes;
-    char (*spill)[sizeof(((struct scope_segment_header *)0)->spill_path)];
+    char (*spill)[4096];
     size_t n;
 };
 
@@ -157,13 +205,12 @@ static void unmap_segments(struct process_segments *p)
     *p = (struct process_segments){0};
 }
 
-static int map_segments(const struct scope_recover_options *o, const struct scope_meta_header *m,
-                        struct process_segments *p)
+static int map_segments(const struct process *proc, struct process_segments *p)
 {
     *p = (struct process_segments){0};
     for (int thread = 0;; thread++) {
         char path[4096];
-        snprintf(path, sizeof(path), "%s/scope-%d-%d-%d", o->dir, (int)getuid(), m->pid, thread);
+        segment_path(path, sizeof(path), proc->dir, proc->meta->pid, thread);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
@@ -191,8 +238,10 @@ static int map_segments(const struct scope_recover_options *o, const struct scop
         size_t capacity = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
         if (ok && capacity > h->capacity)
             capacity = h->capacity;
-        memcpy(p->spill[p->n], h->spill_path, sizeof(p->spill[0]));
-        p->spill[p->n][sizeof(p->spill[0]) - 1] = '\0';
+        char recorded[sizeof(h->spill_path)];
+        memcpy(recorded, h->spill_path, sizeof(recorded));
+        recorded[sizeof(recorded) - 1] = '\0';
+        spill_location(p->spill[p->n], sizeof(p->spill[0]), proc->dir, ok ? recorded : "");
         p->threads[p->n] = (struct scope_thread_records){
             .spill_path = ok ? p->spill[p->n] : NULL, .spilled = ok ? h->spilled : 0,
             .records = (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
@@ -215,13 +264,14 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
 
 /* Groups one process's events by its regions, on rank 0's clock; the
  * strings stay valid as long as its meta segment is mapped. */
-static int group_process(const struct scope_recover_options *o, const struct scope_meta_header *m,
-                         struct scope_event_groups *g, size_t *events, char *err, size_t errlen)
+static int group_process(const struct process *proc, struct scope_event_groups *g,
+                         size_t *events, char *err, size_t errlen)
 {
+    const struct scope_meta_header *m = proc->meta;
     const struct scope_meta_hook *hooks = scope_meta_hooks(m);
     uint32_t *hook_region = malloc(((size_t)m->nhooks + 1) * sizeof(uint32_t));
     struct process_segments segs;
-    int rc = hook_region && map_segments(o, m, &segs) == 0 ? 0 : -1;
+    int rc = hook_region && map_segments(proc, &segs) == 0 ? 0 : -1;
     for (int32_t h = 0; rc == 0 && h < m->nhooks; h++) {
         hook_region[h] = hooks[h].region;
         if (hooks[h].region >= (uint32_t)m->nregions || hooks[h].name >= m->strings_bytes)
@@ -247,26 +297,127 @@ static int group_process(const struct scope_recover_options *o, const struct sco
     return rc;
 }
 
-static void remove_segments(const struct scope_recover_options *o, const struct scope_meta_header *m)
+static void remove_segments(const struct process *proc)
 {
     char path[4096];
     for (int thread = 0;; thread++) {
-        snprintf(path, sizeof(path), "%s/scope-%d-%d-%d", o->dir, (int)getuid(), m->pid, thread);
+        segment_path(path, sizeof(path), proc->dir, proc->meta->pid, thread);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
             break;
         if (bytes >= sizeof(*h)) {
-            char spill[sizeof(h->spill_path)];
-            memcpy(spill, h->spill_path, sizeof(spill));
-            spill[sizeof(spill) - 1] = '\0';
+            char recorded[sizeof(h->spill_path)], spill[4096];
+            memcpy(recorded, h->spill_path, sizeof(recorded));
+            recorded[sizeof(recorded) - 1] = '\0';
+            spill_location(spill, sizeof(spill), proc->dir, recorded);
             unlink(spill);
         }
         munmap(h, bytes);
         unlink(path);
     }
-    snprintf(path, sizeof(path), "%s/scope-%d-%d-meta", o->dir, (int)getuid(), m->pid);
+    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, -1);
     unlink(path);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    char chunk[1 << 16];
+    ssize_t got = out >= 0 ? 1 : -1;
+    while (got > 0 && (got = read(in, chunk, sizeof(chunk))) > 0)
+        if (write(out, chunk, (size_t)got) != got)
+            got = -1;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        got = -1;
+    return got == 0 ? 0 : -1;
+}
+
+/* Copies one process's buffer segments and spill files into dir, then its
+ * meta segment with the clock calibration closed on this node's clock
+ * (last, so that a partial copy is not taken for a process). */
+static int gather_process(const struct process *proc, const char *dir, char *err, size_t errlen)
+{
+    const struct scope_meta_header *m = proc->meta;
+    char from[4096], to[4096];
+    int rc = 0;
+    for (int thread = 0; rc == 0; thread++) {
+        segment_path(from, sizeof(from), proc->dir, m->pid, thread);
+        size_t bytes;
+        struct scope_segment_header *h = map_file(from, &bytes);
+        if (!h)
+            break;
+        segment_path(to, sizeof(to), dir, m->pid, thread);
+        rc = copy_file(from, to);
+        if (rc == 0 && bytes >= sizeof(*h)) {
+            char recorded[sizeof(h->spill_path)];
+            memcpy(recorded, h->spill_path, sizeof(recorded));
+            recorded[sizeof(recorded) - 1] = '\0';
+            const char *name = strrchr(recorded, '/');
+            snprintf(to, sizeof(to), "%s/%s", dir, name ? name + 1 : recorded);
+            if (*recorded && access(recorded, F_OK) == 0)
+                rc = copy_file(recorded, to);
+        }
+        munmap(h, bytes);
+    }
+    struct scope_meta_header *copy = rc == 0 ? malloc(proc->meta_bytes) : NULL;
+    if (copy) {
+        memcpy(copy, m, proc->meta_bytes);
+        struct scope_clock_calibration c = calibration(m);
+        copy->clock_raw1 = c.raw1;
+        copy->clock_ns1 = c.ns1;
+        copy->stopped = 1;
+        snprintf(to, sizeof(to), "%s/.scope-%d-%d-meta.part", dir, (int)getuid(), m->pid);
+        int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        ssize_t put = fd >= 0 ? write(fd, copy, proc->meta_bytes) : -1;
+        if (fd < 0 || close(fd) != 0 || put != (ssize_t)proc->meta_bytes)
+            rc = -1;
+        segment_path(from, sizeof(from), dir, m->pid, -1);
+        if (rc == 0 && rename(to, from) != 0)
+            rc = -1;
+        free(copy);
+    }
+    if (rc != 0 || !copy)
+        snprintf(err, errlen, "pid %d: cannot copy its records into %s: %s", m->pid, dir,
+                 strerror(errno));
+    return rc == 0 && copy ? 0 : -1;
+}
+
+int scope_recover_gather(const struct scope_recover_options *o, FILE *report, char *err,
+                         size_t errlen)
+{
+    struct process *procs = NULL;
+    size_t n = 0, cap = 0;
+    char host[256] = "", dir[2048];
+    err[0] = '\0';
+    gethostname(host, sizeof(host) - 1);
+    snprintf(dir, sizeof(dir), "%s/%s", o->gather, host);
+    if ((mkdir(o->gather, 0700) != 0 && errno != EEXIST) || (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (scan_processes(o, o->dir, 0, &procs, &n, &cap, report) != 0) {
+        snprintf(err, errlen, "%s: %s", o->dir, strerror(errno));
+        free(procs);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct scope_meta_header *m = procs[i].meta;
+        if (rc == 0 && !o->list_only)
+            rc = gather_process(&procs[i], dir, err, errlen);
+        if (rc == 0)
+            fprintf(report, "scope recover: pid %d (rank %d of the run of pid %d) -> %s\n",
+                    m->pid, m->rank, m->root_pid, dir);
+        if (rc == 0 && !o->keep && !o->list_only)
+            remove_segments(&procs[i]);
+        munmap(procs[i].meta, procs[i].meta_bytes);
+    }
+    free(procs);
+    return rc == 0 ? (int)n : -1;
 }
 
 static int write_run(const struct scope_recover_options *o, const struct run *run, FILE *report,
@@ -293,7 +444,7 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
     for (size_t i = 0; rc == 0 && i < run->n; i++) {
         struct scope_event_groups g;
         size_t events = 0;
-        rc = group_process(o, run->procs[i].meta, &g, &events, err, errlen);
+        rc = group_process(&run->procs[i], &g, &events, err, errlen);
         if (rc == 0) {
             const struct scope_meta_header *m = run->procs[i].meta;
             struct scope_rank_info info = {m->rank, m->hostname, m->pid,
@@ -317,7 +468,7 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
     }
     fprintf(report, "scope recover: wrote %s (%zu calls)\n", path, total);
     for (size_t i = 0; !o->keep && i < run->n; i++)
-        remove_segments(o, run->procs[i].meta);
+        remove_segments(&run->procs[i]);
     return 0;
 }
 

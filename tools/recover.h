@@ -14,10 +14,19 @@ struct scope_recover_options {
     int keep;                 /* leave the segments in place after writing */
     int force;                /* take processes that still run; overwrite */
     int list_only;            /* say what would be recovered, write nothing */
+    const char *gather;       /* copy this node's records into gather/HOSTNAME instead */
 };
 
 /* Recovers every run found. Returns the number of runs written (0 when
  * none were found) or -1 with a message in err; progress lines go to out. */
 int scope_recover(const struct scope_recover_options *o, FILE *out, char *err, size_t errlen);
+
+/* For a job across nodes, run on each node: copies the records of this
+ * node's processes (meta segments closed on this node's clock, buffer
+ * segments, spill files) into o->gather/HOSTNAME, then removes them unless
+ * o->keep. `scope recover --dir o->gather` then reads every node's
+ * directory. Returns the number of processes copied or -1 with err. */
+int scope_recover_gather(const struct scope_recover_options *o, FILE *out, char *err,
+                         size_t errlen);
 
 #endif
