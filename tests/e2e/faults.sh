@@ -2,7 +2,8 @@
 # faults.sh: runs that never reach MPI_Finalize still leave their data. A
 # 2-rank job is killed with SIGKILL (also with 4 KiB buffers, so that most
 # records are in spill-file windows), or with SIGTERM, SIGINT or SIGXCPU, or
-# rank 0 calls MPI_Abort; `scope recover` must then write a file holding at
+# rank 0 calls MPI_Abort, or every rank calls exit() without MPI_Finalize;
+# `scope recover` must then write a file holding at
 # least 99 % of the calls each rank completed (the program counts them in a
 # shared file), and remove the segments it used.
 # usage: faults.sh   (env: SCOPE_CLI PROGRAM=busy_loop MPIRUN PYTHON)
@@ -92,7 +93,18 @@ grep -q "^scope: pid $(slot 32): MPI_Abort: records kept" err.txt || fail "no MP
 check_recovered
 echo "ok: MPI_Abort"
 
-# 4. kill -9 while spilling: 4 KiB buffers, spill files in their own TMPDIR,
+# 4. exit(0) without MPI_Finalize on every rank after exactly 3000 calls
+start_job 3000 exit || true
+wait "$job" 2>/dev/null || true
+grep -Eq "^scope: pid ($(slot 32)|$(slot 33)): exit without MPI_Finalize: records kept" err.txt ||
+    fail "no exit message"
+# (MPICH's launcher may kill the other rank once the first has exited)
+[ "$(slot 0)" -eq 3000 ] || [ "$(slot 1)" -eq 3000 ] ||
+    fail "ranks made $(slot 0) and $(slot 1) calls, expected 3000 on one at least"
+check_recovered
+echo "ok: exit without MPI_Finalize"
+
+# 5. kill -9 while spilling: 4 KiB buffers, spill files in their own TMPDIR,
 # which recover must read (the killed windows' unused slots are zeros) and
 # then remove
 printf '[output]\nbuffer = 4K\n[functions]\nwork\n' > spill.conf
