@@ -14,8 +14,8 @@
 /* Events sorted in memory at once: a process with more is sorted in runs
  * of this many, kept in an unlinked file in $TMPDIR and merged as its
  * chunks are read. 24 bytes an event, twice during the sort: at most
- * 192 MiB, whatever the number of events or ranks. */
-#define SCOPE_MERGE_WINDOW ((size_t)4 << 20)
+ * 24 MiB, whatever the number of events or ranks. */
+#define SCOPE_MERGE_WINDOW ((size_t)1 << 19)
 
 struct scope_run_head;
 

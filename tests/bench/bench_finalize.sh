@@ -13,7 +13,7 @@ cd "$work"
 printf '%-10s %-8s %12s %16s %12s\n' events ranks "finalize s" "rank0 peak MiB" "file MB"
 result="RESULT finalize"
 # the last row: one rank holding all 10 M events, beyond the sort window
-# (4 Mi events, preload/event_groups.h): its memory stays bounded
+# (512 Ki events, preload/event_groups.h): its memory stays bounded
 for run in 4x250000 4x1000000 4x2500000 1x10000000; do
     ranks=${run%x*} per_rank=${run#*x}
     total=$((per_rank * ranks))
