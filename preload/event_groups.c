@@ -214,7 +214,7 @@ static long read_window(struct scope_record_reader *in, struct scope_event **buf
 
 int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_reader *in,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
-                             size_t window, char *err, size_t errlen)
+                             size_t window, size_t self_calls, char *err, size_t errlen)
 {
     *g = (struct scope_event_groups){.nregions = nregions, .runs_fd = -1};
     size_t cap = window < 65536 ? window : 65536;
@@ -225,7 +225,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     g->region_hook = calloc(nregions ? nregions : 1, sizeof(uint32_t));
     g->region_self = calloc(nregions ? nregions : 1, sizeof(int64_t));
     struct self_pass self;
-    int rc = self_pass_init(&self, window);
+    int rc = self_pass_init(&self, self_calls);
     if (rc != 0 || !batch || !offsets || !counts || !g->region_begin || !g->region_hook ||
         !g->region_self) {
         snprintf(err, errlen, "out of memory grouping events");

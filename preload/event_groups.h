@@ -16,6 +16,10 @@
  * chunks are read. 24 bytes an event, twice during the sort: at most
  * 24 MiB, whatever the number of events or ranks. */
 #define SCOPE_MERGE_WINDOW ((size_t)1 << 19)
+/* Calls a thread may have finished outside any other call (16 bytes each)
+ * and still get self times from the writer: a loop of 4 Mi calls to a
+ * hooked function does; beyond, the reader derives self time itself. */
+#define SCOPE_SELF_CALLS ((size_t)4 << 20)
 
 struct scope_run_head;
 
@@ -42,11 +46,11 @@ struct scope_event_groups {
  * (damaged records) are dropped. Each thread's events come together, in the
  * order its calls ended: that order gives every region's self time in one
  * pass (nesting by containment, as the reader finds it); if it does not hold
- * (or the open calls outgrow the window), self_known is 0 and the reader
- * derives self time itself. 0, or -1 with err. */
+ * (or more than self_calls calls of a thread wait for a caller), self_known
+ * is 0 and the reader derives self time itself. 0, or -1 with err. */
 int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_reader *in,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
-                             size_t window, char *err, size_t errlen);
+                             size_t window, size_t self_calls, char *err, size_t errlen);
 void scope_event_groups_free(struct scope_event_groups *g);
 
 static inline size_t scope_event_groups_calls(const struct scope_event_groups *g, size_t r)

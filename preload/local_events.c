@@ -27,7 +27,7 @@ int scope_local_events_build(struct scope_event_groups *g, const struct scope_cl
     struct scope_record_reader in;
     scope_record_reader_init(&in, threads, nthreads, &map);
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
-                                      SCOPE_MERGE_WINDOW, err, errlen);
+                                      SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
     scope_record_reader_close(&in);
     free(hook_region);
     free(threads);

@@ -286,7 +286,7 @@ static int group_process(const struct process *proc, struct scope_event_groups *
         struct scope_record_reader in;
         scope_record_reader_init(&in, segs.threads, segs.n, &map);
         rc = scope_event_groups_build(g, &in, hook_region, (size_t)m->nhooks, (size_t)m->nregions,
-                                      SCOPE_MERGE_WINDOW, err, errlen);
+                                      SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
         scope_record_reader_close(&in);
     }
     *events = rc == 0 ? g->count : 0;

@@ -68,14 +68,16 @@ static void free_process(struct process *p)
     }
 }
 
-static void build(struct process *p, struct scope_event_groups *g, size_t window)
+static void build(struct process *p, struct scope_event_groups *g, size_t window,
+                  size_t self_calls)
 {
     struct scope_clock_calibration ns = {0};
     scope_clock_map_init(&p->same_clock, &ns, &(struct scope_clock_offsets){0});
     struct scope_record_reader in;
     scope_record_reader_init(&in, p->t, p->n, &p->same_clock);
     char err[256] = "";
-    ck_assert_msg(scope_event_groups_build(g, &in, hook_region, 3, 3, window, err, sizeof err) == 0,
+    ck_assert_msg(scope_event_groups_build(g, &in, hook_region, 3, 3, window, self_calls, err,
+                                                           sizeof err) == 0,
                   "build: %s", err);
     scope_record_reader_close(&in);
 }
@@ -91,7 +93,7 @@ START_TEST(self_times_in_end_order)
         add_thread(&p, t0, 5, 2);
         add_thread(&p, t1, 2, 0);
         struct scope_event_groups g;
-        build(&p, &g, window);
+        build(&p, &g, window, SCOPE_SELF_CALLS);
         ck_assert_uint_eq(g.nruns > 0, window == 2);
         ck_assert_int_eq(g.self_known, 1);
         ck_assert_int_eq(g.region_self[0], (90 - 20 - 10) + 10 + 890);  /* a */
@@ -158,18 +160,18 @@ START_TEST(runs_merge_like_one_window)
         add_thread(&p, c, N, thread == 1 ? 1000 : 0);
     }
     struct scope_event_groups once, runs;
-    build(&p, &once, SCOPE_MERGE_WINDOW);
+    build(&p, &once, SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS);
     ck_assert_uint_eq(once.nruns, 0);
     ck_assert_uint_eq(once.count, 3 * N);
     ck_assert_int_eq(once.self_known, 1);
     ck_assert_int_eq(once.region_self[0], 3 * (N / 3) * (900 - 400));
-    build(&p, &runs, 2048);
+    build(&p, &runs, 64, SCOPE_SELF_CALLS);
     assert_same_groups(&once, &runs);
     ck_assert_int_eq(runs.self_known, 1);
     for (size_t r = 0; r < 3; r++)
         ck_assert_int_eq(once.region_self[r], runs.region_self[r]);
     scope_event_groups_free(&runs);
-    build(&p, &runs, 64);
+    build(&p, &runs, 64, 999);   /* 1000 roots a thread */
     assert_same_groups(&once, &runs);
     ck_assert_int_eq(runs.self_known, 0);
     free(c);
@@ -186,16 +188,16 @@ START_TEST(self_times_refused_out_of_order)
     struct process p = {0};
     add_thread(&p, out_of_order, 2, 0);
     struct scope_event_groups g;
-    build(&p, &g, SCOPE_MERGE_WINDOW);
+    build(&p, &g, SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS);
     ck_assert_int_eq(g.self_known, 0);
     ck_assert_uint_eq(g.count, 2);
     scope_event_groups_free(&g);
     free_process(&p);
-    /* more calls open at once than the window holds */
+    /* more calls waiting for a caller than self_calls */
     struct call flat[] = {{0, 10, 0}, {20, 30, 0}, {40, 50, 0}};
     p = (struct process){0};
     add_thread(&p, flat, 3, 0);
-    build(&p, &g, 2);
+    build(&p, &g, 2, 2);
     ck_assert_int_eq(g.self_known, 0);
     ck_assert_uint_eq(g.count, 3);
     scope_event_groups_free(&g);
