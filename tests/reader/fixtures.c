@@ -85,26 +85,17 @@ void fx_region(hid_t regions, const char *raw_name, const int64_t *start, size_t
     H5Gclose(g);
 }
 
-static void int_attr(hid_t obj, const char *name, int64_t v)
-{
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, H5T_NATIVE_INT64, &v);
-    H5Aclose(a);
-    H5Sclose(space);
-}
-
 void fx_region_stats(hid_t regions, const char *raw_name, const fx_stats *st)
 {
     hid_t g = H5Gopen2(regions, raw_name, H5P_DEFAULT);
-    int_attr(g, "calls", st->calls);
-    int_attr(g, "total_ns", st->total_ns);
-    int_attr(g, "min_ns", st->min_ns);
-    int_attr(g, "max_ns", st->max_ns);
-    int_attr(g, "first_start_ns", st->first_start_ns);
-    int_attr(g, "last_end_ns", st->last_end_ns);
+    attr_int(g, "calls", st->calls);
+    attr_int(g, "total_ns", st->total_ns);
+    attr_int(g, "min_ns", st->min_ns);
+    attr_int(g, "max_ns", st->max_ns);
+    attr_int(g, "first_start_ns", st->first_start_ns);
+    attr_int(g, "last_end_ns", st->last_end_ns);
     if (st->self_ns >= 0)
-        int_attr(g, "self_ns", st->self_ns);
+        attr_int(g, "self_ns", st->self_ns);
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(g, "m2_ns2", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
     H5Awrite(a, H5T_NATIVE_DOUBLE, &st->m2_ns2);
