@@ -22,6 +22,7 @@
 struct scope_runtime scope_rt;
 volatile int scope_recording;
 uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS];
+uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS];
 uint64_t scope_xsave_size;
 
 static int env_flag(const char *name)

@@ -22,33 +22,54 @@ static inline uint64_t now_raw(void)
     return t;
 }
 
-/* Takes the next record slot in one instruction (xadd without lock:
+/* Takes the next n record slots in one instruction (xadd without lock:
  * atomic against a signal handler on this thread, which is all that can
- * interleave), so a handler that records takes another slot. May return a
- * slot past the end when a handler filled the buffer meanwhile. */
-static inline struct scope_record *reserve(struct scope_thread *t)
+ * interleave), so a handler that records takes others. May return slots
+ * past the end when a handler filled the buffer meanwhile. */
+static inline struct scope_record *reserve(struct scope_thread *t, size_t n)
 {
-    uintptr_t slot = sizeof(struct scope_record);
+    uintptr_t slot = n * sizeof(struct scope_record);
     __asm__ volatile("xaddq %0, %1" : "+r"(slot), "+m"(t->cur) : : "memory");
     return (struct scope_record *)slot;
 }
 
-static inline void emit(struct scope_thread *t, uint64_t start, uint64_t end, uint32_t hook)
+/* Record slots a call of hook takes: 2 with its call site. */
+static inline size_t record_slots(uint32_t hook)
+{
+    return scope_hook_callsite_depth[hook] ? 2 : 1;
+}
+
+static inline int fits(const struct scope_thread *t, const struct scope_record *r, size_t n)
+{
+    return r < t->end && (size_t)(t->end - r) >= n;
+}
+
+static inline void encode_call(struct scope_record *r, const struct scope_shadow_frame *f,
+                               uint64_t end, size_t n)
+{
+    scope_record_encode(r, f->start, end, f->hook);
+    if (n == 2)
+        scope_callsite_encode(r + 1, f->return_address, f->stack);
+}
+
+/* Records the call of frame f, ending at `end`. */
+static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
 {
     if (!scope_recording)
         return;
+    size_t n = record_slots(f->hook);
     struct scope_record *r;
     for (;;) {
-        if (unlikely(t->cur >= t->end)) {
+        if (unlikely(!fits(t, t->cur, n))) {
             scope_call_saving_fpu(scope_thread_flush, t);
-            if (t->cur >= t->end)
+            if (!fits(t, t->cur, n))
                 return;
         }
-        r = reserve(t);
-        if (likely(r < t->end))
+        r = reserve(t, n);
+        if (likely(fits(t, r, n)))
             break;
     }
-    scope_record_encode(r, start, end, hook);
+    encode_call(r, f, end, n);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -66,7 +87,7 @@ static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t n
                    (top->slot == slot && *slot != (uint64_t)(uintptr_t)scope_exit_stub);
         if (!dead || !on_this_stack(t, top->slot) || !on_this_stack(t, slot))
             return;
-        emit(t, top->start, now, top->hook);
+        emit(t, top, now);
         t->sp = top;
     }
 }
@@ -83,6 +104,7 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     f->slot = slot;
     f->hook = hook;
     f->start = now;
+    f->stack = 0;
     t->sp = f + 1;
     *slot = (uint64_t)(uintptr_t)scope_exit_stub;
     __asm__ volatile("" ::: "memory");
@@ -124,7 +146,8 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
     frame[0] = scope_hook_targets[hook];
     if (unlikely(t->status != SCOPE_THREAD_ACTIVE || t->busy || !scope_recording ||
                  !scope_clock_uses_tsc || f == t->sp_limit ||
-                 (f > t->sp_base && (f - 1)->slot <= slot))) {
+                 (f > t->sp_base && (f - 1)->slot <= slot) ||
+                 scope_hook_callsite_depth[hook] > 1)) {
         entry_slow(t, frame, hook);
         return;
     }
@@ -146,7 +169,7 @@ static struct scope_shadow_frame *frame_of_slot(struct scope_thread *t, const ui
 static void end_frames_down_to(struct scope_thread *t, struct scope_shadow_frame *f, uint64_t now)
 {
     for (struct scope_shadow_frame *g = t->sp - 1; g >= f; g--)
-        emit(t, g->start, now, g->hook);
+        emit(t, g, now);
     t->sp = f;
 }
 
@@ -173,10 +196,10 @@ static void end_frames_skipped_by(struct scope_thread *t, struct scope_shadow_fr
     scope_call_saving_fpu(scope_read_signal_stack, &signal_stack);
     int kind = stack_kind(t, &signal_stack, f->slot);
     struct scope_shadow_frame *kept = f;
-    emit(t, f->start, now, f->hook);
+    emit(t, f, now);
     for (struct scope_shadow_frame *g = f + 1; g < t->sp; g++) {
         if (stack_kind(t, &signal_stack, g->slot) == kind)
-            emit(t, g->start, now, g->hook);
+            emit(t, g, now);
         else
             *kept++ = *g;
     }
@@ -206,10 +229,11 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
         return exit_slow(t, slot);
     struct scope_shadow_frame *f = t->sp - 1;
     uint64_t now = __builtin_ia32_rdtsc();
-    struct scope_record *r = reserve(t);
-    if (unlikely(r >= t->end))
-        return exit_slow(t, slot);   /* a signal handler filled the buffer */
-    scope_record_encode(r, f->start, now, f->hook);
+    size_t n = record_slots(f->hook);
+    struct scope_record *r = reserve(t, n);
+    if (unlikely(!fits(t, r, n)))
+        return exit_slow(t, slot);   /* full, or a signal handler filled it */
+    encode_call(r, f, now, n);
     /* Read the frame before giving it up: once sp moves, a signal handler's
      * hooked call may take it. */
     uint64_t ret = f->return_address;
@@ -229,7 +253,7 @@ void scope_end_open_calls(void)
         return;
     uint64_t now = now_raw();
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
-        emit(t, (f - 1)->start, now, (f - 1)->hook);
+        emit(t, f - 1, now);
 }
 
 /* An exception is about to unwind this thread's stack: the unwinder must
@@ -254,7 +278,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
     uint64_t now = now_raw();
     while (t->sp > t->sp_base && (t->sp - 1)->slot < caller_sp) {
         struct scope_shadow_frame *f = --t->sp;
-        emit(t, f->start, now, f->hook);
+        emit(t, f, now);
     }
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
         if (*(f - 1)->slot == (f - 1)->return_address)

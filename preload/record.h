@@ -2,7 +2,14 @@
  * its decoding. Both words hold a 56-bit timestamp (TSC ticks or ns) and one
  * byte of the 16-bit hook id:
  *   word0 = start | (id & 0xff) << 56      word1 = end | (id >> 8) << 56
- * An all-zero record is an unused slot (a timestamp is never zero). */
+ * An all-zero record is an unused slot (a timestamp is never zero).
+ *
+ * A call of a hook that records call sites is followed, in the same
+ * reservation (so nothing can come between them), by a call-site record
+ * whose hook id is SCOPE_CALLSITE_HOOK:
+ *   word0 = return address | 0xff << 56   (the caller: depth 1)
+ *   word1 = stack | 0xff << 56            (0, or 1 + the thread's interned
+ *                                          stack of depth >= 2) */
 #ifndef SCOPE_RECORD_H
 #define SCOPE_RECORD_H
 
@@ -10,7 +17,8 @@
 
 #define SCOPE_TIME_BITS 56
 #define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
-#define SCOPE_MAX_HOOKS 65536
+#define SCOPE_MAX_HOOKS 65535               /* ids 0 .. 65534 */
+#define SCOPE_CALLSITE_HOOK 0xffffu          /* marks a call-site record */
 
 struct scope_record {
     uint64_t start_word;
@@ -22,6 +30,17 @@ static inline void scope_record_encode(struct scope_record *r, uint64_t start,
 {
     r->start_word = (start & SCOPE_TIME_MASK) | ((uint64_t)(id & 0xff) << SCOPE_TIME_BITS);
     r->end_word = (end & SCOPE_TIME_MASK) | ((uint64_t)((id >> 8) & 0xff) << SCOPE_TIME_BITS);
+}
+
+static inline void scope_callsite_encode(struct scope_record *r, uint64_t return_address,
+                                         uint64_t stack)
+{
+    scope_record_encode(r, return_address, stack, SCOPE_CALLSITE_HOOK);
+}
+
+static inline int scope_record_is_callsite(const struct scope_record *r)
+{
+    return (r->start_word >> SCOPE_TIME_BITS) == 0xff && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
 }
 
 static inline int scope_record_is_empty(const struct scope_record *r)

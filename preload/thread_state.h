@@ -13,7 +13,7 @@ struct scope_shadow_frame {
     uint64_t *slot;            /* stack slot that held it: identifies the frame */
     uint64_t start;            /* raw timestamp */
     uint32_t hook;
-    uint32_t reserved;
+    uint32_t stack;            /* call site of depth >= 2: 1 + interned stack, or 0 */
 };
 
 enum scope_thread_status {
@@ -46,6 +46,7 @@ extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-
 /* Process-wide, read by the hot path. */
 extern volatile int scope_recording;                 /* 0 before start and after stop */
 extern uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS]; /* where each hook continues */
+extern uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS]; /* 0: no call sites */
 extern int scope_clock_uses_tsc;
 extern uint64_t scope_xsave_size;
 
