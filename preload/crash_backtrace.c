@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <libunwind.h>
+#include <string.h>
 
 #define SYMBOL_OF(fn) SYMBOL_STRING(fn)
 #define SYMBOL_STRING(fn) #fn
@@ -17,8 +18,6 @@ static struct {
     __typeof__(unw_get_reg) *get_reg;
     __typeof__(unw_get_proc_name) *get_proc_name;
 } unw;
-
-enum { MAX_FRAMES = 64 };
 
 int scope_crash_backtrace_load(void)
 {
@@ -35,39 +34,98 @@ int scope_crash_backtrace_load(void)
     return -1;
 }
 
+/* Lines printed: the innermost HEAD_RUNS runs of frames and the outermost
+ * TAIL_RUNS (so a stack overflow shows both where it ended and how it
+ * began); the walk stops after MAX_FRAMES frames. */
+enum { HEAD_RUNS = 40, TAIL_RUNS = 16, MAX_FRAMES = 1 << 20 };
+
+/* Consecutive frames of one return address (deep recursion): one line. */
+struct frame_run {
+    unw_word_t ip, offset;
+    long hook;                 /* the open hooked call it belongs to, or -1 */
+    long first, count;         /* frames #first .. #first + count - 1 */
+    char name[160];
+};
+
 /* The open hooked call whose return address sat just below caller_sp,
- * that is the one the frame unwound last belongs to; -1 if none. */
-static long open_hook_returning_to(unw_word_t caller_sp)
+ * that is the one the frame unwound last belongs to; -1 if none. The
+ * unwind goes outwards, so *next, the innermost open call not passed
+ * yet, only moves towards the outermost. */
+static long open_hook_returning_to(const struct scope_shadow_frame **next, unw_word_t caller_sp)
 {
     const struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE)
         return -1;
-    for (const struct scope_shadow_frame *f = t->sp_base; f < t->sp; f++)
-        if ((unw_word_t)(uintptr_t)(f->slot + 1) == caller_sp)
-            return (long)f->hook;
+    while (*next >= t->sp_base && (unw_word_t)(uintptr_t)((*next)->slot + 1) < caller_sp)
+        (*next)--;
+    if (*next >= t->sp_base && (unw_word_t)(uintptr_t)((*next)->slot + 1) == caller_sp)
+        return (long)(*next)->hook;
     return -1;
 }
 
-static void print_frame(int depth, unw_word_t ip, const char *name, unw_word_t offset,
-                        long hook)
+static void print_run(const struct frame_run *r)
 {
     char line[512];
     size_t n = scope_text_append(line, 0, sizeof(line), "scope:   #");
-    n = scope_text_append_int(line, n, sizeof(line), depth);
+    n = scope_text_append_int(line, n, sizeof(line), r->first);
     n = scope_text_append(line, n, sizeof(line), " ");
-    n = scope_text_append_hex(line, n, sizeof(line), ip);
+    n = scope_text_append_hex(line, n, sizeof(line), r->ip);
     n = scope_text_append(line, n, sizeof(line), " ");
-    n = scope_text_append(line, n, sizeof(line), name[0] ? name : "??");
-    if (name[0]) {
+    n = scope_text_append(line, n, sizeof(line), r->name[0] ? r->name : "??");
+    if (r->name[0]) {
         n = scope_text_append(line, n, sizeof(line), "+");
-        n = scope_text_append_hex(line, n, sizeof(line), offset);
+        n = scope_text_append_hex(line, n, sizeof(line), r->offset);
     }
-    if (hook >= 0 && (size_t)hook < scope_rt.nhooks) {
+    if (r->count > 1) {
+        n = scope_text_append(line, n, sizeof(line), "   (repeated to #");
+        n = scope_text_append_int(line, n, sizeof(line), r->first + r->count - 1);
+        n = scope_text_append(line, n, sizeof(line), ")");
+    }
+    if (r->hook >= 0 && (size_t)r->hook < scope_rt.nhooks) {
         n = scope_text_append(line, n, sizeof(line), "   <- hooked, open: ");
-        n = scope_text_append(line, n, sizeof(line), scope_rt.hooks[hook].name);
+        n = scope_text_append(line, n, sizeof(line), scope_rt.hooks[r->hook].name);
     }
     n = scope_text_append(line, n, sizeof(line), "\n");
     scope_text_write(line, n);
+}
+
+static void print_note(const char *what, long frames)
+{
+    char line[128];
+    size_t n = scope_text_append(line, 0, sizeof(line), "scope:   ... ");
+    n = scope_text_append_int(line, n, sizeof(line), frames);
+    n = scope_text_append(line, n, sizeof(line), what);
+    scope_text_write(line, n);
+}
+
+/* Where the runs go as they end: the first HEAD_RUNS, then a ring of the
+ * last TAIL_RUNS. */
+struct run_log {
+    struct frame_run head[HEAD_RUNS], tail[TAIL_RUNS];
+    size_t nhead, ntail;       /* ntail counts every run past the head */
+};
+
+static void log_run(struct run_log *log, const struct frame_run *r)
+{
+    if (log->nhead < HEAD_RUNS)
+        log->head[log->nhead++] = *r;
+    else
+        log->tail[log->ntail++ % TAIL_RUNS] = *r;
+}
+
+static void print_log(const struct run_log *log)
+{
+    for (size_t i = 0; i < log->nhead; i++)
+        print_run(&log->head[i]);
+    size_t kept = log->ntail < TAIL_RUNS ? log->ntail : TAIL_RUNS;
+    size_t first = log->ntail - kept;
+    if (first > 0) {
+        const struct frame_run *after = &log->tail[first % TAIL_RUNS];
+        const struct frame_run *last = &log->head[HEAD_RUNS - 1];
+        print_note(" frames left out\n", after->first - (last->first + last->count));
+    }
+    for (size_t i = first; i < log->ntail; i++)
+        print_run(&log->tail[i % TAIL_RUNS]);
 }
 
 void scope_crash_backtrace_print(void *context)
@@ -81,20 +139,42 @@ void scope_crash_backtrace_print(void *context)
     unw_cursor_t cursor;
     if (unw.init_local2(&cursor, (unw_context_t *)context, UNW_INIT_SIGNAL_FRAME) != 0)
         return;
-    for (int depth = 0; depth < MAX_FRAMES; depth++) {
+    static struct run_log log;   /* 11 KiB: off the (alternate) signal stack */
+    log.nhead = log.ntail = 0;
+    const struct scope_shadow_frame *next_open = scope_tls.sp - 1;
+    struct frame_run run = {.count = 0};
+    long frame = 0;
+    for (int more = 1; more && frame < MAX_FRAMES; frame++) {
         unw_word_t ip = 0, offset = 0, caller_sp = 0;
-        char name[256];
         unw.get_reg(&cursor, UNW_REG_IP, &ip);
-        if (unw.get_proc_name(&cursor, name, sizeof(name), &offset) != 0)
+        int same_ip = run.count > 0 && ip == run.ip;
+        char name[sizeof(run.name)];
+        if (!same_ip && unw.get_proc_name(&cursor, name, sizeof(name), &offset) != 0)
             name[0] = '\0';
-        int more = unw.step(&cursor) > 0;
+        more = unw.step(&cursor) > 0;
         long hook = -1;
         if (more) {
             unw.get_reg(&cursor, UNW_REG_SP, &caller_sp);
-            hook = open_hook_returning_to(caller_sp);
+            hook = open_hook_returning_to(&next_open, caller_sp);
         }
-        print_frame(depth, ip, name, offset, hook);
-        if (!more)
-            break;
+        if (same_ip && hook == run.hook) {
+            run.count++;
+            continue;
+        }
+        if (run.count > 0)
+            log_run(&log, &run);
+        if (!same_ip) {
+            memcpy(run.name, name, sizeof(name));
+            run.offset = offset;
+        }
+        run.ip = ip;
+        run.hook = hook;
+        run.first = frame;
+        run.count = 1;
     }
+    if (run.count > 0)
+        log_run(&log, &run);
+    print_log(&log);
+    if (frame == MAX_FRAMES)
+        print_note(" frames unwound: stopped there\n", frame);
 }

@@ -14,6 +14,7 @@
 #include <link.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static const int fatal_signals[] = {SIGTERM, SIGINT, SIGXCPU};
@@ -104,13 +105,16 @@ static void on_fault(int sig, siginfo_t *info, void *context)
     errno = saved;
 }
 
-static void install(int sig, void (*handler)(int, siginfo_t *, void *))
+/* Fault handlers run on an alternate stack where scope set one (see
+ * scope_fault_stack_for_this_thread), so that a stack overflow still gets
+ * its backtrace; the other handlers run where the program runs. */
+static void install(int sig, void (*handler)(int, siginfo_t *, void *), int flags)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sigemptyset(&sa.sa_mask);
     sa.sa_sigaction = handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | flags;
     sigaction(sig, &sa, NULL);
 }
 
@@ -122,7 +126,7 @@ static int install_unless_taken(int sig, void (*handler)(int, siginfo_t *, void 
     if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
         (old.sa_flags & SA_SIGINFO))
         return 0;
-    install(sig, handler);
+    install(sig, handler, 0);
     return 1;
 }
 
@@ -145,7 +149,28 @@ void scope_install_signal_handlers(void)
         install_unless_taken(fatal_signals[i], on_fatal_signal);
     if (scope_crash_backtrace_load() != 0)
         scope_debug("libunwind.so.8 not loaded: crashes get no backtrace");
+    scope_fault_stack_for_this_thread();
     scope_take_fault_signals();
+}
+
+/* Room for the handler, libunwind's unwinding of the faulting thread and
+ * the write(2)s, above a guard page. */
+#define FAULT_STACK_BYTES ((size_t)128 << 10)
+
+void scope_fault_stack_for_this_thread(void)
+{
+    stack_t now;
+    if (sigaltstack(NULL, &now) != 0 || !(now.ss_flags & SS_DISABLE))
+        return;   /* the program has one: its choice */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *low = mmap(NULL, FAULT_STACK_BYTES + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (low == MAP_FAILED)
+        return;
+    mprotect(low, page, PROT_NONE);
+    stack_t ss = {.ss_sp = low + page, .ss_size = FAULT_STACK_BYTES, .ss_flags = 0};
+    if (sigaltstack(&ss, NULL) != 0)
+        munmap(low, FAULT_STACK_BYTES + page);
 }
 
 void scope_take_fault_signals(void)
@@ -158,6 +183,6 @@ void scope_take_fault_signals(void)
         if (now.sa_handler != SIG_DFL && !library_handler(&now))
             continue;   /* the program's own: it decided */
         fault_next[i] = now;
-        install(fault_signals[i], on_fault);
+        install(fault_signals[i], on_fault, SA_ONSTACK);
     }
 }

@@ -2,6 +2,7 @@
  * hooked call (and tells the hot path where its stacks are), spills full
  * buffers to disk, and tells where they all are. */
 #include "thread_buffer.h"
+#include "fault_signals.h"
 #include "process_meta.h"
 #include "segment.h"
 #include "thread_state.h"
@@ -168,6 +169,7 @@ void scope_thread_activate(void *arg)
     t->sp = t->sp_base = shadow;
     t->sp_limit = t->sp_base + SHADOW_FRAMES;
     t->status = SCOPE_THREAD_ACTIVE;
+    scope_fault_stack_for_this_thread();
 out:
     t->busy--;
 }

@@ -2,8 +2,8 @@
 # crash.sh: a program that dies of a fault inside a hooked function
 # (crash_in_hook.c). scope prints the faulting thread's backtrace naming the
 # hooked function as open, the exit status stays the signal's, and `scope
-# recover` gets every call completed before: alone (SIGSEGV, then SIGABRT
-# from abort()) and with 2 ranks under the launcher (rank 1 crashes).
+# recover` gets every call completed before: alone (SIGSEGV, SIGABRT from
+# abort(), a stack overflow) and with 2 ranks under the launcher (rank 1 crashes).
 # usage: crash.sh   (env: SCOPE_CLI PROGRAM=crash_in_hook MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-crash-XXXXXX")
@@ -77,7 +77,21 @@ grep -Eq "^scope:   #[0-9]+ 0x[0-9a-f]+ abort\+0x[0-9a-f]+$" err.txt || fail "ab
 check_recovered 1
 echo "ok: SIGABRT alone"
 
-# 3. 2 ranks under the launcher: rank 1 crashes, the launcher ends rank 0
+# 3. alone, a stack overflow in dive(), called by crunch(): the handler runs
+# on scope's alternate stack, so the backtrace is there
+rm -f pids
+status=0
+"$SCOPE_CLI" run -f work,crunch -o never.h5 -- "$PROGRAM" "$work/pids" overflow >/dev/null \
+    2>err.txt || status=$?
+[ "$status" = 139 ] || fail "exit status $status, expected 139 (SIGSEGV)"
+check_backtrace "$(awk '{ print $2 }' pids)" SIGSEGV
+grep -Eq "^scope:   #0 0x[0-9a-f]+ dive\+0x[0-9a-f]+$" err.txt || fail "frame #0 is not dive"
+grep -Eq "^scope:   #1 0x[0-9a-f]+ dive\+0x[0-9a-f]+   \(repeated to #[0-9]{4,}\)$" err.txt ||
+    fail "the recursion is not one line"
+check_recovered 1
+echo "ok: stack overflow alone"
+
+# 4. 2 ranks under the launcher: rank 1 crashes, the launcher ends rank 0
 rm -f pids
 $MPIRUN -n 2 "$SCOPE_CLI" run -f work,crunch -o never.h5 -- "$PROGRAM" "$work/pids" \
     >/dev/null 2>err.txt && fail "the launcher reported success"
