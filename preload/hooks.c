@@ -4,6 +4,7 @@
  * function's arguments and return values. Anything that needs ordinary C
  * (allocation, I/O) goes through scope_call_saving_fpu. */
 #include "thread_state.h"
+#include "context_stacks.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -77,15 +78,27 @@ static inline int on_this_stack(const struct scope_thread *t, const void *p)
     return (uintptr_t)p >= t->stack_low && (uintptr_t)p < t->stack_high;
 }
 
+/* Which stack `p` lies on, as far as scope knows without a system call:
+ * 3 + i the i-th stack given to makecontext (checked first: a coroutine's
+ * stack may be an array on the thread's), 1 this thread's, 0 unknown. */
+static size_t known_stack(const struct scope_thread *t, const void *p)
+{
+    size_t context = scope_context_stack_of((uintptr_t)p);
+    if (context)
+        return 2 + context;
+    return on_this_stack(t, p) ? 1 : 0;
+}
+
 /* Frames left open by longjmp or an exception that skipped their return lie
- * at or below the new call's stack slot: close them now. */
+ * at or below the new call's stack slot, on its stack: close them now. */
 static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t now)
 {
     while (t->sp > t->sp_base) {
         struct scope_shadow_frame *top = t->sp - 1;
         int dead = top->slot < slot ||
                    (top->slot == slot && *slot != (uint64_t)(uintptr_t)scope_exit_stub);
-        if (!dead || !on_this_stack(t, top->slot) || !on_this_stack(t, slot))
+        size_t stack = dead ? known_stack(t, slot) : 0;
+        if (!stack || known_stack(t, top->slot) != stack)
             return;
         emit(t, top, now);
         t->sp = top;
@@ -173,32 +186,32 @@ static void end_frames_down_to(struct scope_thread *t, struct scope_shadow_frame
     t->sp = f;
 }
 
-/* Which stack `p` lies on: 1 this thread's, 2 its signal stack, 0 another
- * (a coroutine's, from makecontext), as far as scope can tell. */
-static int stack_kind(const struct scope_thread *t, const struct scope_stack_range *signal_stack,
-                      const void *p)
+/* known_stack(), or 2 for the signal stack; 0 still means unknown. */
+static size_t stack_kind(const struct scope_thread *t, const struct scope_stack_range *signal_stack,
+                         const void *p)
 {
-    if (on_this_stack(t, p))
-        return 1;
-    if ((uintptr_t)p >= signal_stack->low && (uintptr_t)p < signal_stack->high)
-        return 2;
-    return 0;
+    size_t known = known_stack(t, p);
+    if (known)
+        return known;
+    return (uintptr_t)p >= signal_stack->low && (uintptr_t)p < signal_stack->high ? 2 : 0;
 }
 
 /* Frame f returns while frames opened after it are still open. Those on
  * f's stack were skipped (longjmp past them) and end now; those on another
  * stack belong to a context that swapcontext left and may resume: they
- * stay open, moved down into f's place. */
+ * stay open, moved down into f's place. So do those on a stack scope does
+ * not know (a hand-written context switch): ending a call that is still
+ * open would leave its return without a frame. */
 static void end_frames_skipped_by(struct scope_thread *t, struct scope_shadow_frame *f,
                                   uint64_t now)
 {
     struct scope_stack_range signal_stack;
     scope_call_saving_fpu(scope_read_signal_stack, &signal_stack);
-    int kind = stack_kind(t, &signal_stack, f->slot);
+    size_t kind = stack_kind(t, &signal_stack, f->slot);
     struct scope_shadow_frame *kept = f;
     emit(t, f, now);
     for (struct scope_shadow_frame *g = f + 1; g < t->sp; g++) {
-        if (stack_kind(t, &signal_stack, g->slot) == kind)
+        if (kind && stack_kind(t, &signal_stack, g->slot) == kind)
             emit(t, g, now);
         else
             *kept++ = *g;
