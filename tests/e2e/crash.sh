@@ -52,39 +52,36 @@ check_backtrace() {
         fail "the backtrace does not reach main"
 }
 
-# 1. alone, SIGSEGV inside crunch(): exit status 128 + 11, frame #0 is crunch
-rm -f pids
-status=0
-"$SCOPE_CLI" run -f work,crunch -o never.h5 -- "$PROGRAM" "$work/pids" >/dev/null 2>err.txt ||
-    status=$?
-[ "$status" = 139 ] || fail "exit status $status, expected 139 (SIGSEGV)"
-pid=$(awk '{ print $2 }' pids)
-check_backtrace "$pid" SIGSEGV
+# Runs the program alone with crash kind $1 ("" for the null pointer) and
+# checks that it died of signal $2 (exit status $3) with the backtrace; sets
+# pid.
+crash_alone() {
+    local kind=$1 signal=$2 expected=$3 status=0
+    rm -f pids
+    "$SCOPE_CLI" run -f work,crunch -o never.h5 -- "$PROGRAM" "$work/pids" $kind >/dev/null \
+        2>err.txt || status=$?
+    [ "$status" = "$expected" ] || fail "exit status $status, expected $expected ($signal)"
+    pid=$(awk '{ print $2 }' pids)
+    check_backtrace "$pid" "$signal"
+}
+
+# 1. SIGSEGV inside crunch(): exit status 128 + 11, frame #0 is crunch
+crash_alone "" SIGSEGV 139
 grep -q "^scope: pid $pid: SIGSEGV at address 0x38," err.txt || fail "wrong fault address"
 grep -Eq "^scope:   #0 0x[0-9a-f]+ crunch\+0x[0-9a-f]+   <- hooked, open: crunch$" err.txt ||
     fail "frame #0 is not crunch"
 check_recovered 1
 echo "ok: SIGSEGV alone"
 
-# 2. alone, abort() inside crunch(): exit status 128 + 6
-rm -f pids
-status=0
-"$SCOPE_CLI" run -f work,crunch -o never.h5 -- "$PROGRAM" "$work/pids" abort >/dev/null \
-    2>err.txt || status=$?
-[ "$status" = 134 ] || fail "exit status $status, expected 134 (SIGABRT)"
-check_backtrace "$(awk '{ print $2 }' pids)" SIGABRT
+# 2. abort() inside crunch(): exit status 128 + 6
+crash_alone abort SIGABRT 134
 grep -Eq "^scope:   #[0-9]+ 0x[0-9a-f]+ abort\+0x[0-9a-f]+$" err.txt || fail "abort not in the backtrace"
 check_recovered 1
 echo "ok: SIGABRT alone"
 
-# 3. alone, a stack overflow in dive(), called by crunch(): the handler runs
-# on scope's alternate stack, so the backtrace is there
-rm -f pids
-status=0
-"$SCOPE_CLI" run -f work,crunch -o never.h5 -- "$PROGRAM" "$work/pids" overflow >/dev/null \
-    2>err.txt || status=$?
-[ "$status" = 139 ] || fail "exit status $status, expected 139 (SIGSEGV)"
-check_backtrace "$(awk '{ print $2 }' pids)" SIGSEGV
+# 3. a stack overflow in dive(), called by crunch(): the handler runs on
+# scope's alternate stack, so the backtrace is there
+crash_alone overflow SIGSEGV 139
 grep -Eq "^scope:   #0 0x[0-9a-f]+ dive\+0x[0-9a-f]+$" err.txt || fail "frame #0 is not dive"
 grep -Eq "^scope:   #1 0x[0-9a-f]+ dive\+0x[0-9a-f]+   \(repeated to #[0-9]{4,}\)$" err.txt ||
     fail "the recursion is not one line"
