@@ -4,6 +4,7 @@
  * aborts and never prints; every failure is returned as a message in err. */
 #include "config.h"
 #include "demangle.h"
+#include "fail_message.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -62,16 +63,15 @@ static int fail(char *err, size_t errlen, const struct location *loc, const char
 
 static int fail(char *err, size_t errlen, const struct location *loc, const char *fmt, ...)
 {
-    if (!err || errlen == 0)
-        return -1;
-    int n = loc->line > 0 ? snprintf(err, errlen, "%s:%d: ", loc->source, loc->line)
-                          : snprintf(err, errlen, "%s: ", loc->source);
-    if (n >= 0 && (size_t)n < errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    char where[PATH_MAX + 16];
+    if (loc->line > 0)
+        snprintf(where, sizeof(where), "%s:%d", loc->source, loc->line);
+    else
+        snprintf(where, sizeof(where), "%s", loc->source);
+    va_list ap;
+    va_start(ap, fmt);
+    scope_vfail(err, errlen, where, fmt, ap);
+    va_end(ap);
     return -1;
 }
 

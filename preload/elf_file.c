@@ -1,6 +1,7 @@
 /* elf_file.c: maps an ELF64 file and checks what every reader of it relies
  * on (header, section headers, symbol tables), without libelf. */
 #include "elf_file.h"
+#include "fail_message.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,15 +14,10 @@
 
 int elf_file_fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
-    if (!err || errlen == 0)
-        return -1;
-    int n = snprintf(err, errlen, "%s: ", path);
-    if (n >= 0 && (size_t)n < errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    scope_vfail(err, errlen, path, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
