@@ -356,6 +356,7 @@ size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t f
         chunk->start[chunk->n] = e.start;
         chunk->end[chunk->n] = e.end;
         chunk->thread[chunk->n] = e.thread;
+        chunk->callsite[chunk->n] = e.callsite;
         chunk->n++;
     }
     if (g->nruns > 0)

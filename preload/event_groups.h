@@ -13,8 +13,8 @@
 #define SCOPE_CHUNK_EVENTS 65536
 /* Events sorted in memory at once: a process with more is sorted in runs
  * of this many, kept in an unlinked file in $TMPDIR and merged as its
- * chunks are read. 24 bytes an event, twice during the sort: at most
- * 24 MiB, whatever the number of events or ranks. */
+ * chunks are read. 32 bytes an event, twice during the sort: at most
+ * 32 MiB, whatever the number of events or ranks. */
 #define SCOPE_MERGE_WINDOW ((size_t)1 << 19)
 /* Calls a thread may have finished outside any other call (16 bytes each)
  * and still get self times from the writer: a loop of 4 Mi calls to a
@@ -63,6 +63,7 @@ struct scope_chunk {
     int64_t start[SCOPE_CHUNK_EVENTS];
     int64_t end[SCOPE_CHUNK_EVENTS];
     int32_t thread[SCOPE_CHUNK_EVENTS];
+    int32_t callsite[SCOPE_CHUNK_EVENTS];   /* -1 none, else a site of the process */
     size_t n;
 };
 

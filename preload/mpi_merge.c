@@ -209,7 +209,7 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
         size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / 20;
         int64_t *start = (int64_t *)s->buf, *end = start + n;
         int32_t *thread = (int32_t *)(end + n);
-        ok = ok && api->append(w, start, end, thread, n) == 0;
+        ok = ok && api->append(w, start, end, thread, NULL, n) == 0;
         got += n;
         *events += n;
     }

@@ -26,6 +26,7 @@ static size_t decode(const struct scope_record_reader *r, const struct scope_thr
         out[k].start = scope_clock_map_apply(r->map, s);
         out[k].end = scope_clock_map_apply(r->map, e);
         out[k].thread = t->thread;
+        out[k].callsite = -1;   /* TODO(cs-capture): call-site records */
         k++;
     }
     return k;

@@ -15,6 +15,7 @@ struct scope_event {
     int64_t start, end;        /* ns once converted, raw before */
     uint32_t hook;
     int32_t thread;            /* per-process thread number */
+    int32_t callsite;          /* -1 none, else its index in the reader's sites */
 };
 
 /* Where one thread's records are: first its buffer, then (newer ones) the

@@ -19,7 +19,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
         size_t next = 0;
         do {
             next = scope_event_groups_chunk(g, r, next, chunk);
-            if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, chunk->n) != 0)
+            if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, NULL, chunk->n) != 0)
                 goto fail;
         } while (chunk->n == SCOPE_CHUNK_EVENTS);
         if (api->end_region(w) != 0)

@@ -209,11 +209,19 @@ static int w_begin_region(scope_writer *w, const struct scope_region_info *info)
 }
 
 static int w_append(scope_writer *w, const int64_t *start, const int64_t *end,
-                    const int32_t *thread_ids, size_t n)
+                    const int32_t *thread_ids, const int32_t *callsite_ids, size_t n)
 {
+    (void)callsite_ids;   /* TODO(cs-writer): the callsite_ids dataset */
     if (enter(w, IN_REGION, "append") < 0)
         return -1;
     return leave(w, region_append(&w->region, start, end, thread_ids, n));
+}
+
+static int w_callsites(scope_writer *w, const struct scope_callsite_table *table)
+{
+    (void)w;   /* TODO(cs-writer): /metadata/callsite_frames and /metadata/callsites */
+    (void)table;
+    return 0;
 }
 
 static int w_end_region(scope_writer *w)
@@ -290,6 +298,7 @@ const struct scope_writer_api *scope_writer_api(void)
         .append = w_append,
         .end_region = w_end_region,
         .end_rank = w_end_rank,
+        .callsites = w_callsites,
         .finish = w_finish,
         .abort = w_abort,
         .error = w_error,

@@ -7,7 +7,8 @@
  *
  * Calls come in this order, streaming, so the writer never needs more than
  * one chunk in memory:
- *   create -> { begin_rank -> { begin_region -> append* -> end_region }* -> end_rank }* -> finish
+ *   create -> { begin_rank -> { begin_region -> append* -> end_region }* -> end_rank }*
+ *          -> callsites? -> finish
  * Events of a region arrive sorted by start time (possibly in many appends).
  * Any call may fail: it returns -1 and error() says why; abort() then removes
  * the temporary file. The final file appears (by rename) only in finish(). */
@@ -46,6 +47,24 @@ struct scope_rank_info {
     int64_t dropped_events;
 };
 
+/* Where calls came from (DESIGN.md section 4, /metadata/callsite_frames and
+ * /metadata/callsites): frames resolved on the rank that recorded them, and
+ * call sites as frame indices, innermost (the caller) first. */
+struct scope_callsite_frame {
+    const char *module;            /* path of the module holding the address */
+    const char *function;          /* demangled name, may be NULL (unknown) */
+    const char *file;              /* source file, may be NULL (no debug info) */
+    uint64_t offset;               /* return address - function start (or - module base) */
+    int32_t line;                  /* 0 when unknown */
+};
+
+struct scope_callsite_table {
+    const struct scope_callsite_frame *frames;
+    size_t nframes;
+    const int32_t *sites;          /* nsites * depth frame indices; -1 pads short stacks */
+    size_t nsites, depth;
+};
+
 /* One region (hooked function) of one rank. */
 struct scope_region_info {
     const char *name;              /* display name; '/' is escaped by the writer */
@@ -65,11 +84,16 @@ struct scope_writer_api {
     int (*begin_rank)(scope_writer *w, const struct scope_rank_info *rank);
     int (*begin_region)(scope_writer *w, const struct scope_region_info *region);
     /* start/end in ns (rank 0's clock), thread_ids: small per-rank thread
-     * numbers (0 = the main thread); n may be 0. */
+     * numbers (0 = the main thread), callsite_ids: index of each call's call
+     * site in the table given to callsites(), -1 for none; either may be
+     * NULL; n may be 0. */
     int (*append)(scope_writer *w, const int64_t *start, const int64_t *end,
-                  const int32_t *thread_ids, size_t n);
+                  const int32_t *thread_ids, const int32_t *callsite_ids, size_t n);
     int (*end_region)(scope_writer *w);
     int (*end_rank)(scope_writer *w);
+    /* The call-site table of the whole run, at most once, after the last
+     * end_rank (ids appended must index it). */
+    int (*callsites)(scope_writer *w, const struct scope_callsite_table *table);
     /* Closes and renames to the final path; frees w whatever the outcome.
      * On failure the temporary file is removed and error(NULL) says why. */
     int (*finish)(scope_writer *w);

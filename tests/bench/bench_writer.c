@@ -68,7 +68,7 @@ static int write_region(const struct scope_writer_api *api, scope_writer *w,
         return -1;
     for (size_t i = 0; i < ev->n; i += CHUNK) {
         size_t k = ev->n - i < CHUNK ? ev->n - i : CHUNK;
-        if (api->append(w, ev->start + i, ev->end + i, ev->tid + i, k) < 0)
+        if (api->append(w, ev->start + i, ev->end + i, ev->tid + i, NULL, k) < 0)
             return -1;
     }
     return api->end_region(w);

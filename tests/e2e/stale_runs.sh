@@ -4,6 +4,7 @@
 # while they are fresh, and not any more once `scope recover` wrote them.
 # usage: stale_runs.sh   (env: SCOPE_CLI PROGRAM=busy_loop QUICK=thread_keys)
 set -euo pipefail
+export SCOPE_WARN_STALE=1   # the suite turns it off for every other test
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-stale-XXXXXX")
 trap 'kill -9 "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$work"

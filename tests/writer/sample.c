@@ -69,10 +69,10 @@ static int write_events(const struct scope_writer_api *api, scope_writer *w,
         sample_event(rank, region, i, &start[i], &end[i], &tid[i]);
     for (size_t i = 0; rc == 0 && i < n; i += SAMPLE_BIG_APPEND) {
         size_t k = n - i < SAMPLE_BIG_APPEND ? n - i : SAMPLE_BIG_APPEND;
-        rc = api->append(w, start + i, end + i, tid + i, k);
+        rc = api->append(w, start + i, end + i, tid + i, NULL, k);
     }
     if (rc == 0)
-        rc = api->append(w, start, end, tid, 0);  /* n == 0 is allowed */
+        rc = api->append(w, start, end, tid, NULL, 0);  /* n == 0 is allowed */
     free(start);
     free(end);
     free(tid);

@@ -314,7 +314,7 @@ static scope_writer *open_region(void)
     int64_t t[2] = {1, 2};
     ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
     ck_assert_int_eq(api()->begin_region(w, &region), 0);
-    ck_assert_int_eq(api()->append(w, t, t + 1, NULL, 1), 0);
+    ck_assert_int_eq(api()->append(w, t, t + 1, NULL, NULL, 1), 0);
     return w;
 }
 
@@ -367,7 +367,7 @@ START_TEST(calls_out_of_order_fail)
     struct scope_rank_info rank = sample_rank(0);
     struct scope_region_info region = {.name = "solve"};
     int64_t t = 1;
-    ck_assert_int_eq(api()->append(w, &t, &t, NULL, 1), -1);
+    ck_assert_int_eq(api()->append(w, &t, &t, NULL, NULL, 1), -1);
     ck_assert_str_eq(api()->error(w), "append: out of order, called outside any rank");
     ck_assert_int_eq(api()->begin_region(w, &region), -1);
     ck_assert_int_eq(api()->end_region(w), -1);
@@ -389,7 +389,7 @@ START_TEST(null_writer_fails)
     int64_t t = 0;
     ck_assert_int_eq(api()->begin_rank(NULL, NULL), -1);
     ck_assert_int_eq(api()->begin_region(NULL, NULL), -1);
-    ck_assert_int_eq(api()->append(NULL, &t, &t, NULL, 1), -1);
+    ck_assert_int_eq(api()->append(NULL, &t, &t, NULL, NULL, 1), -1);
     ck_assert_int_eq(api()->end_region(NULL), -1);
     ck_assert_int_eq(api()->end_rank(NULL), -1);
     ck_assert_int_eq(api()->finish(NULL), -1);
@@ -399,7 +399,7 @@ END_TEST
 START_TEST(bad_arguments_fail)
 {
     scope_writer *w = open_region();
-    ck_assert_int_eq(api()->append(w, NULL, NULL, NULL, 1), -1);
+    ck_assert_int_eq(api()->append(w, NULL, NULL, NULL, NULL, 1), -1);
     ck_assert_str_eq(api()->error(w), "append: start and end must not be NULL");
     api()->abort(w);
     char err[512];
@@ -443,7 +443,7 @@ static void duplicate_region(void)
     ck_assert_int_eq(api()->end_region(w), 0);
     ck_assert_int_eq(api()->begin_region(w, &region), -1);
     ck_assert_ptr_nonnull(strstr(api()->error(w), "cannot create region 'solve' (HDF5: "));
-    ck_assert_int_eq(api()->append(w, &t, &t, NULL, 1), -1);  /* stays failed */
+    ck_assert_int_eq(api()->append(w, &t, &t, NULL, NULL, 1), -1);  /* stays failed */
     ck_assert_ptr_nonnull(strstr(api()->error(w), "cannot create region 'solve'"));
     api()->abort(w);
 }
