@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int scope_local_events_build(struct scope_event_groups *g, const struct scope_clock_offsets *to_root,
-                             char *err, size_t errlen)
+int scope_local_events_build(struct scope_event_groups *g, struct scope_site_table *sites,
+                             const struct scope_clock_offsets *to_root, char *err, size_t errlen)
 {
+    scope_site_table_init(sites);
     struct scope_thread_records *threads = NULL;
     size_t nthreads = 0;
     uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
@@ -26,6 +27,7 @@ int scope_local_events_build(struct scope_event_groups *g, const struct scope_cl
     scope_clock_map_init(&map, &scope_rt.clock, to_root);
     struct scope_record_reader in;
     scope_record_reader_init(&in, threads, nthreads, &map);
+    in.sites = sites;
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
     scope_record_reader_close(&in);

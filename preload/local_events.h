@@ -6,11 +6,13 @@
 #include "clock.h"
 #include "event_groups.h"
 #include "scope_writer.h"
+#include "site_table.h"
 
-/* Collects every thread's records and puts them on rank 0's clock.
- * Returns 0 or -1 with err. */
-int scope_local_events_build(struct scope_event_groups *g, const struct scope_clock_offsets *to_root,
-                             char *err, size_t errlen);
+/* Collects every thread's records and puts them on rank 0's clock; the
+ * call sites they name go into `sites` (initialised here, freed by the
+ * caller). Returns 0 or -1 with err. */
+int scope_local_events_build(struct scope_event_groups *g, struct scope_site_table *sites,
+                             const struct scope_clock_offsets *to_root, char *err, size_t errlen);
 
 /* The writer's attributes of region r of this process, from its first
  * hook (a scope_region_info_fn; ctx unused). */

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callsite_blob.h"
+#include "callsite_resolve.h"
 #include "fault_signals.h"
 #include "local_events.h"
 #include "mpi_merge.h"
@@ -20,11 +22,12 @@
 #include "write_file.h"
 #include "write_rank.h"
 
-enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_REGION, TAG_CHUNK };
+enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_SITES, TAG_REGION, TAG_CHUNK };
 #define SYNC_ROUNDS 16
 #define SYNC_MAX_ROUNDS 200
 #define SYNC_GOOD_RTT_NS 50000
-#define CHUNK_BYTES (SCOPE_CHUNK_EVENTS * (8 + 8 + 4))
+#define EVENT_BYTES (8 + 8 + 4 + 4)   /* start, end, thread, call site */
+#define CHUNK_BYTES (SCOPE_CHUNK_EVENTS * EVENT_BYTES)
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, nranks;
@@ -116,9 +119,34 @@ static void send_blob(const void *data, size_t len, int tag)
     PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, comm);
 }
 
+/* This rank's call sites, named here (addresses mean nothing elsewhere),
+ * as one message; *map gives each site's index in it (NULL: none). */
+static void send_callsites(const struct scope_site_table *sites, int32_t **map)
+{
+    char err[512];
+    struct scope_callsite_set set;
+    struct scope_callsite_table table;
+    int32_t *storage = NULL;
+    size_t len = 0;
+    scope_callsite_set_init(&set);
+    if (scope_callsites_resolve(sites, &set, map, err, sizeof(err)) != 0)
+        scope_log("rank %d: call sites left out: %s", my_rank, err);
+    char *blob = scope_callsite_set_table(&set, &table, &storage) == 0
+                     ? scope_callsite_blob_pack(&table, &len)
+                     : NULL;
+    if (!blob) {
+        free(*map);
+        *map = NULL;
+    }
+    send_blob(blob, len, TAG_SITES);   /* empty: none */
+    free(blob);
+    free(storage);
+    scope_callsite_set_free(&set);
+}
+
 /* A non-zero rank's side: wait for rank 0's go, then stream everything. */
-static void send_rank(struct scope_event_groups *le, int64_t run_start, int64_t offset,
-                      struct scope_chunk *c, char *buf)
+static void send_rank(struct scope_event_groups *le, const struct scope_site_table *sites,
+                      int64_t run_start, int64_t offset, struct scope_chunk *c, char *buf)
 {
     PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
     size_t nonempty = 0;
@@ -130,6 +158,8 @@ static void send_rank(struct scope_event_groups *le, int64_t run_start, int64_t 
     size_t host_len = strlen(scope_facts.hostname);
     memcpy(buf + sizeof(rh), scope_facts.hostname, host_len);
     send_blob(buf, sizeof(rh) + host_len, TAG_RANK);
+    int32_t *map = NULL;
+    send_callsites(sites, &map);
     for (size_t r = 0; r < le->nregions; r++) {
         size_t count = scope_event_groups_calls(le, r);
         if (!count)
@@ -148,9 +178,13 @@ static void send_rank(struct scope_event_groups *le, int64_t run_start, int64_t 
             memcpy(buf, c->start, c->n * 8);
             memcpy(buf + c->n * 8, c->end, c->n * 8);
             memcpy(buf + c->n * 16, c->thread, c->n * 4);
-            send_blob(buf, c->n * 20, TAG_CHUNK);
+            int32_t *ids = (int32_t *)(buf + c->n * 20);
+            for (size_t i = 0; i < c->n; i++)
+                ids[i] = c->callsite[i] >= 0 && map ? map[c->callsite[i]] : -1;
+            send_blob(buf, c->n * EVENT_BYTES, TAG_CHUNK);
         }
     }
+    free(map);
 }
 
 /* Receives one message from rank r into buf; returns its length. */
@@ -175,6 +209,7 @@ static char *dup_piece(const char *p, uint32_t len)
 
 struct receive_state {
     int next_rank;         /* first rank not yet received */
+    int32_t *callsite_map; /* the rank's call sites' ids in the file, or NULL */
     char *buf;
     struct scope_chunk *chunk;
     int64_t began;         /* for the progress line */
@@ -206,10 +241,11 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
                                      .self_ns = h.self_ns};
     int ok = w && name && symbol && library && len >= sizeof(h) && api->begin_region(w, &info) == 0;
     for (uint64_t got = 0; got < h.count;) {
-        size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / 20;
+        size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / EVENT_BYTES;
         int64_t *start = (int64_t *)s->buf, *end = start + n;
-        int32_t *thread = (int32_t *)(end + n);
-        ok = ok && api->append(w, start, end, thread, NULL, n) == 0;
+        int32_t *thread = (int32_t *)(end + n), *ids = thread + n;
+        ok = ok && api->append(w, start, end, thread,
+                               scope_chunk_callsites(ids, n, s->callsite_map), n) == 0;
         got += n;
         *events += n;
     }
@@ -220,10 +256,35 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
     return ok ? 0 : -1;
 }
 
+/* Rank r's call sites, added to the run's: sets s->callsite_map. */
+static int receive_callsites(int r, struct scope_callsite_set *callsites, struct receive_state *s)
+{
+    MPI_Status st;
+    int len;
+    PMPI_Probe(r, TAG_SITES, comm, &st);
+    PMPI_Get_count(&st, MPI_BYTE, &len);
+    char *blob = malloc(len ? (size_t)len : 1);
+    PMPI_Recv(blob, len, MPI_BYTE, r, TAG_SITES, comm, MPI_STATUS_IGNORE);
+    struct scope_callsite_table table;
+    struct scope_callsite_frame *frames = NULL;
+    int rc = 0;
+    if (blob && len > 0 && callsites) {
+        rc = scope_callsite_blob_unpack(blob, (size_t)len, &table, &frames) != 0 ||
+                     scope_callsite_set_add_table(callsites, &table, &s->callsite_map) != 0
+                 ? -1
+                 : 0;
+        if (rc != 0)
+            scope_log("rank %d: its call sites could not be merged", r);
+    }
+    free(frames);
+    free(blob);
+    return blob ? 0 : -1;
+}
+
 /* Rank 0: takes every other rank in turn. With w NULL (writing failed) it
  * still drains them, so that no rank waits forever. */
-static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, void *ctx,
-                         size_t *events)
+static int receive_ranks(const struct scope_writer_api *api, scope_writer *w,
+                         struct scope_callsite_set *callsites, void *ctx, size_t *events)
 {
     struct receive_state *s = ctx;
     int rc = 0;
@@ -237,13 +298,16 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
         char *host = dup_piece(s->buf + sizeof(rh), (uint32_t)(len - sizeof(rh)));
         struct scope_rank_info info = {r, host, rh.pid, rh.run_start_time, rh.clock_offset_ns,
                                        rh.dropped_events};
-        if (w && (rc != 0 || api->begin_rank(w, &info) != 0))
+        if (receive_callsites(r, w ? callsites : NULL, s) != 0 ||
+            (w && (rc != 0 || api->begin_rank(w, &info) != 0)))
             rc = -1;
         for (int64_t k = 0; k < rh.nregions; k++)
             if (receive_region(r, api, rc == 0 ? w : NULL, s, events) != 0)
                 rc = -1;
         if (w && rc == 0 && api->end_rank(w) != 0)
             rc = -1;
+        free(s->callsite_map);
+        s->callsite_map = NULL;
         free(host);
     }
     if (s->progress_shown)
@@ -251,15 +315,15 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
     return w ? rc : -1;
 }
 
-static int write_as_root(struct scope_event_groups *le, int64_t run_start,
-                         struct receive_state *s)
+static int write_as_root(struct scope_event_groups *le, const struct scope_site_table *sites,
+                         int64_t run_start, struct receive_state *s)
 {
     struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,
                                   scope_rt.run_start_ns, 0, 0};
-    int rc = scope_write_file(nranks, run_start, &own, le, receive_ranks, s);
+    int rc = scope_write_file(nranks, run_start, &own, le, sites, receive_ranks, s);
     if (rc != 0 && s->next_rank < nranks) {
         size_t ignored = 0;
-        receive_ranks(NULL, NULL, s, &ignored);
+        receive_ranks(NULL, NULL, NULL, s, &ignored);
     }
     return rc;
 }
@@ -281,7 +345,9 @@ void scope_mpi_before_finalize(void)
     int64_t offset = to_root.offset1;
     char err[512];
     struct scope_event_groups le;
-    int built = enabled ? scope_local_events_build(&le, &to_root, err, sizeof(err)) : -1;
+    struct scope_site_table sites;
+    scope_site_table_init(&sites);
+    int built = enabled ? scope_local_events_build(&le, &sites, &to_root, err, sizeof(err)) : -1;
     if (built != 0) {
         if (enabled)
             scope_log("rank %d: %s", my_rank, err);
@@ -292,16 +358,17 @@ void scope_mpi_before_finalize(void)
     int64_t run_start;
     PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comm);
 
-    struct receive_state s = {1, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk)), began, 0};
+    struct receive_state s = {1, NULL, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk)),
+                              began, 0};
     int written = 0;
     if (!s.buf || !s.chunk) {
         scope_log("rank %d: out of memory for the merge", my_rank);
         abort();   /* the other ranks would wait forever otherwise */
     }
     if (my_rank == 0)
-        written = write_as_root(&le, run_start, &s) == 0;
+        written = write_as_root(&le, &sites, run_start, &s) == 0;
     else
-        send_rank(&le, my_start, offset, s.chunk, s.buf);
+        send_rank(&le, &sites, my_start, offset, s.chunk, s.buf);
     PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
     if (my_rank == 0)
         scope_debug("finalize: clock sync, merge and write took %.3f s; peak memory %ld MiB",
@@ -313,6 +380,7 @@ void scope_mpi_before_finalize(void)
     free(s.buf);
     free(s.chunk);
     scope_event_groups_free(&le);
+    scope_site_table_free(&sites);
 out:
     PMPI_Comm_free(&comm);
     scope_tls.busy--;

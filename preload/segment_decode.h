@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "record.h"
+#include "site_table.h"
 
 struct scope_event {
     int64_t start, end;        /* ns once converted, raw before */
@@ -36,6 +37,7 @@ struct scope_record_reader {
     const struct scope_thread_records *threads;
     size_t nthreads;
     const struct scope_clock_map *map;
+    struct scope_site_table *sites;   /* call sites go here; NULL: ignored */
     size_t thread;             /* the one being read */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */
     enum { THREAD_BUFFER, THREAD_SPILL, THREAD_DONE } part;   /* of it being read */

@@ -1,20 +1,61 @@
 /* write_file.c: the file as a whole: load the writer, create the temporary
- * file, write every rank, rename, and report in one line. */
+ * file, write every rank and the run's call sites, rename, and report in
+ * one line. */
 #include "write_file.h"
+#include "callsite_resolve.h"
+#include "companion_loader.h"
 #include "output_path.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "write_rank.h"
-#include "writer_loader.h"
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+/* The call-site table, once every rank has added its own. */
+static int write_callsites(const struct scope_writer_api *api, scope_writer *w,
+                           const struct scope_callsite_set *callsites)
+{
+    struct scope_callsite_table table;
+    int32_t *storage;
+    if (callsites->nsites == 0)
+        return 0;
+    if (scope_callsite_set_table(callsites, &table, &storage) != 0)
+        return -1;
+    int rc = api->callsites(w, &table);
+    free(storage);
+    return rc;
+}
+
+static int write_all(const struct scope_writer_api *api, scope_writer *w,
+                     const struct scope_rank_info *own, struct scope_event_groups *le,
+                     const struct scope_site_table *sites, scope_more_ranks_fn more, void *ctx,
+                     size_t *events)
+{
+    char err[512];
+    struct scope_callsite_set callsites;
+    int32_t *own_map = NULL;
+    scope_callsite_set_init(&callsites);
+    if (scope_callsites_resolve(sites, &callsites, &own_map, err, sizeof(err)) != 0)
+        scope_warn("call sites left out: %s", err);
+    int rc = scope_write_rank(api, w, own, le, own_map, scope_local_region_info, NULL) != 0 ||
+                     (more && more(api, w, &callsites, ctx, events) != 0) ||
+                     write_callsites(api, w, &callsites) != 0
+                 ? -1
+                 : 0;
+    free(own_map);
+    scope_callsite_set_free(&callsites);
+    return rc;
+}
 
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
-                     struct scope_event_groups *le, scope_more_ranks_fn more, void *ctx)
+                     struct scope_event_groups *le, const struct scope_site_table *sites,
+                     scope_more_ranks_fn more, void *ctx)
 {
     char err[512], path[PATH_MAX];
-    const struct scope_writer_api *api = scope_load_writer(err, sizeof(err));
+    const struct scope_writer_api *api =
+        scope_load_companion("libscope-writer.so", "../writer", "scope_writer_api", err, sizeof(err));
     if (!api) {
         scope_log("%s: data left for `scope recover`", err);
         return -1;
@@ -28,7 +69,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
         return -1;
     }
     size_t events = le->count;
-    if (scope_write_rank(api, w, own, le, scope_local_region_info, NULL) != 0 || (more && more(api, w, ctx, &events) != 0)) {
+    if (write_all(api, w, own, le, sites, more, ctx, &events) != 0) {
         scope_log("writing %s failed: %s", path, api->error(w));
         api->abort(w);
         return -1;

@@ -10,22 +10,26 @@ void scope_write_single_process(void)
 {
     char err[512];
     struct scope_event_groups le;
+    struct scope_site_table sites;
     scope_stop_recording();
     static const struct scope_clock_offsets same_clock;
-    if (scope_local_events_build(&le, &same_clock, err, sizeof(err)) != 0) {
+    if (scope_local_events_build(&le, &sites, &same_clock, err, sizeof(err)) != 0) {
         scope_log("%s: data left for `scope recover`", err);
+        scope_site_table_free(&sites);
         return;
     }
     if (le.count > 0) {   /* a process that recorded nothing writes nothing */
         struct scope_rank_info own = {
             .rank = 0, .hostname = scope_facts.hostname, .pid = scope_facts.pid,
             .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0, .dropped_events = 0};
-        if (scope_write_file(1, scope_rt.run_start_ns, &own, &le, NULL, NULL) != 0) {
+        if (scope_write_file(1, scope_rt.run_start_ns, &own, &le, &sites, NULL, NULL) != 0) {
             scope_event_groups_free(&le);
+            scope_site_table_free(&sites);
             return;
         }
     }
     scope_rt.written = 1;
     scope_event_groups_free(&le);
+    scope_site_table_free(&sites);
     scope_buffers_remove();
 }

@@ -3,9 +3,21 @@
 
 #include <stdlib.h>
 
+int32_t *scope_chunk_callsites(int32_t *ids, size_t n, const int32_t *map)
+{
+    int any = 0;
+    for (size_t i = 0; map && i < n; i++)
+        if (ids[i] >= 0) {
+            ids[i] = map[ids[i]];
+            any = 1;
+        }
+    return any ? ids : NULL;
+}
+
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *rank, struct scope_event_groups *g,
-                     scope_region_info_fn region_info, const void *ctx)
+                     const int32_t *callsite_map, scope_region_info_fn region_info,
+                     const void *ctx)
 {
     struct scope_chunk *chunk = malloc(sizeof(*chunk));
     if (!chunk || api->begin_rank(w, rank) != 0)
@@ -19,7 +31,10 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
         size_t next = 0;
         do {
             next = scope_event_groups_chunk(g, r, next, chunk);
-            if (chunk->n && api->append(w, chunk->start, chunk->end, chunk->thread, NULL, chunk->n) != 0)
+            if (chunk->n &&
+                api->append(w, chunk->start, chunk->end, chunk->thread,
+                            scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
+                            chunk->n) != 0)
                 goto fail;
         } while (chunk->n == SCOPE_CHUNK_EVENTS);
         if (api->end_region(w) != 0)

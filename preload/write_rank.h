@@ -11,8 +11,15 @@
 typedef struct scope_region_info (*scope_region_info_fn)(const struct scope_event_groups *g,
                                                          size_t r, const void *ctx);
 
+/* callsite_map: the id in the file of each of the process's call sites
+ * (its events' callsite), NULL when it has none. */
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *rank, struct scope_event_groups *g,
-                     scope_region_info_fn region_info, const void *ctx);
+                     const int32_t *callsite_map, scope_region_info_fn region_info,
+                     const void *ctx);
+
+/* The call-site ids to append with a chunk of n events (mapped in place
+ * through map), or NULL when none of them has one. */
+int32_t *scope_chunk_callsites(int32_t *ids, size_t n, const int32_t *map);
 
 #endif

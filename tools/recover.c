@@ -450,7 +450,7 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
             struct scope_rank_info info = {m->rank, m->hostname, m->pid,
                                            m->run_start_ns - m->clock_offset_ns,
                                            m->clock_offset_ns, 0};
-            rc = scope_write_rank(api, w, &info, &g, meta_region_info, m);
+            rc = scope_write_rank(api, w, &info, &g, NULL, meta_region_info, m);
             if (rc != 0)
                 snprintf(err, errlen, "%s", api->error(w));
             scope_event_groups_free(&g);
