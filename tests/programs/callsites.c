@@ -1,0 +1,50 @@
+/* callsites.c: one hooked function reached from three callers, once, twice
+ * and three times, each call on a line the program prints ("line caller_b
+ * 42"), so that a test can check that every call is attributed to its
+ * caller and line. Built at -O2 -g like a user's code; the callers use the
+ * result after the call, so that none of them becomes a tail call. */
+#include <mpi.h>
+#include <stdio.h>
+
+static int line_a, line_b, line_c;
+
+/* The call, noting the line it is on. */
+#define CALL(line, x) ((line) = __LINE__, measured(x))
+
+__attribute__((noinline)) double measured(double x)
+{
+    __asm__ volatile("" : "+x"(x));
+    return x * 1.5;
+}
+
+__attribute__((noinline)) double caller_a(double x)
+{
+    return CALL(line_a, x) + 1.0;
+}
+
+__attribute__((noinline)) double caller_b(double x)
+{
+    for (int i = 0; i < 2; i++)
+        x = CALL(line_b, x) + 2.0;
+    return x;
+}
+
+__attribute__((noinline)) double caller_c(double x)
+{
+    for (int i = 0; i < 3; i++)
+        x = CALL(line_c, x) - 3.0;
+    return x;
+}
+
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    double x = caller_a(rank) + caller_b(rank) + caller_c(rank);
+    if (rank == 0)
+        printf("line caller_a %d\nline caller_b %d\nline caller_c %d\nresult %g\n", line_a, line_b,
+               line_c, x);
+    MPI_Finalize();
+    return 0;
+}
