@@ -1,6 +1,8 @@
 /* callsite_set.c: interning resolved frames and stacks (see callsite_set.h). */
 #include "callsite_set.h"
 
+#include "grow_array.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,21 +122,6 @@ static int grow(struct scope_callsite_set *s, int frames)
     return 0;
 }
 
-static int reserve(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 static char *copy(const char *s, int *failed)
 {
     char *c = s ? strdup(s) : NULL;
@@ -145,7 +132,7 @@ static char *copy(const char *s, int *failed)
 int32_t scope_callsite_set_frame(struct scope_callsite_set *s, const struct scope_callsite_frame *f)
 {
     if (grow(s, 1) != 0 || s->nframes >= INT32_MAX ||
-        reserve((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames)) != 0)
+        scope_grow_array((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames)) != 0)
         return -1;
     size_t at = frame_slot(s, f);
     if (s->frame_index[at])
@@ -171,7 +158,7 @@ int32_t scope_callsite_set_site(struct scope_callsite_set *s, const int32_t *fra
     for (size_t i = 0; i < SCOPE_CALLSITE_MAX_DEPTH; i++)
         row[i] = i < n ? frames[i] : -1;
     if (grow(s, 0) != 0 || s->nsites >= INT32_MAX ||
-        reserve((void **)&s->sites, &s->sites_cap, (s->nsites + 1) * SCOPE_CALLSITE_MAX_DEPTH,
+        scope_grow_array((void **)&s->sites, &s->sites_cap, (s->nsites + 1) * SCOPE_CALLSITE_MAX_DEPTH,
                 sizeof(*s->sites)) != 0)
         return -1;
     size_t at = site_slot(s, row);

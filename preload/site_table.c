@@ -1,6 +1,8 @@
 /* site_table.c: interning stacks of return addresses (see site_table.h). */
 #include "site_table.h"
 
+#include "grow_array.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,26 +66,11 @@ static int grow_index(struct scope_site_table *t)
     return 0;
 }
 
-static int reserve(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 256;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 int32_t scope_site_table_intern(struct scope_site_table *t, const uint64_t *addrs, size_t n)
 {
     if ((2 * (t->nsites + 1) > t->index_cap && grow_index(t) != 0) ||
-        reserve((void **)&t->begin, &t->sites_cap, t->nsites + 2, sizeof(*t->begin)) != 0 ||
-        reserve((void **)&t->addrs, &t->addrs_cap, t->naddrs + n, sizeof(*t->addrs)) != 0 ||
+        scope_grow_array((void **)&t->begin, &t->sites_cap, t->nsites + 2, sizeof(*t->begin)) != 0 ||
+        scope_grow_array((void **)&t->addrs, &t->addrs_cap, t->naddrs + n, sizeof(*t->addrs)) != 0 ||
         t->nsites >= INT32_MAX)
         return -1;
     size_t at = find(t, addrs, n);
