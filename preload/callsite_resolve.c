@@ -2,9 +2,7 @@
  * libscope-resolve.so), demangles C++ names with the program's own
  * runtime, and adds the stacks to a callsite set. */
 #include "callsite_resolve.h"
-#include "companion_loader.h"
 #include "demangle.h"
-#include "resolve/scope_resolve.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,15 +45,15 @@ static size_t power_of_two_above(size_t n)
     return c;
 }
 
-int scope_callsites_resolve(const struct scope_site_table *sites, struct scope_callsite_set *set,
+int scope_callsites_resolve(scope_resolver_get_fn get, const char *maps,
+                            const struct scope_site_table *sites, struct scope_callsite_set *set,
                             int32_t **map, char *err, size_t errlen)
 {
     *map = NULL;
     if (!sites || sites->nsites == 0)
         return 0;
-    const struct scope_resolve_api *api =
-        scope_load_companion("libscope-resolve.so", "resolve", "scope_resolve_api", err, errlen);
-    struct scope_resolver *r = api ? api->open(err, errlen) : NULL;
+    const struct scope_resolve_api *api = get(err, errlen);
+    struct scope_resolver *r = api ? api->open(maps, err, errlen) : NULL;
     if (!r)
         return -1;
     struct address_frames cache = {.cap = power_of_two_above(sites->naddrs)};

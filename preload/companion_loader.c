@@ -48,3 +48,8 @@ const void *scope_load_companion(const char *file, const char *build_dir, const 
     snprintf(err, errlen, "cannot load %s from %s: %s", file, dir, why);
     return NULL;
 }
+
+const struct scope_resolve_api *scope_load_resolver(char *err, size_t errlen)
+{
+    return scope_load_companion("libscope-resolve.so", "resolve", "scope_resolve_api", err, errlen);
+}

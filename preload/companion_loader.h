@@ -12,4 +12,8 @@
 const void *scope_load_companion(const char *file, const char *build_dir, const char *entry,
                                  char *err, size_t errlen);
 
+/* libscope-resolve.so's table (a scope_resolver_get_fn). */
+struct scope_resolve_api;
+const struct scope_resolve_api *scope_load_resolver(char *err, size_t errlen);
+
 #endif

@@ -7,6 +7,7 @@
  * through a `ret` byte found in the caller's own module (call_via.S). The
  * modules of another namespace (dlmopen) are found from the handle. The
  * dynamic loader's own functions are never touched. */
+#include "process_meta.h"
 #include "runtime.h"
 #include "thread_state.h"
 
@@ -62,7 +63,9 @@ static void *load(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn, const void
         return handle;
     scope_tls.busy++;
     if (scope_install_hooks_in_new_modules(by_handle ? handle : NULL) > 0)
-        scope_enable_recording();
+        scope_enable_recording();   /* publishes the hooks and the maps */
+    else
+        scope_meta_save_maps();     /* the new module may hold call sites */
     dlerror();   /* what the look-ups made on the way left no error behind */
     scope_tls.busy--;
     return handle;

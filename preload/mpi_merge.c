@@ -11,6 +11,7 @@
 
 #include "callsite_blob.h"
 #include "callsite_resolve.h"
+#include "companion_loader.h"
 #include "fault_signals.h"
 #include "local_events.h"
 #include "mpi_merge.h"
@@ -129,7 +130,7 @@ static void send_callsites(const struct scope_site_table *sites, int32_t **map)
     int32_t *storage = NULL;
     size_t len = 0;
     scope_callsite_set_init(&set);
-    if (scope_callsites_resolve(sites, &set, map, err, sizeof(err)) != 0)
+    if (scope_callsites_resolve(scope_load_resolver, NULL, sites, &set, map, err, sizeof(err)) != 0)
         scope_log("rank %d: call sites left out: %s", my_rank, err);
     char *blob = scope_callsite_set_table(&set, &table, &storage) == 0
                      ? scope_callsite_blob_pack(&table, &len)

@@ -3,10 +3,12 @@
 #include "output_path.h"
 #include "run_info.h"
 #include "runtime.h"
+#include "thread_state.h"
 
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -114,6 +116,60 @@ void scope_meta_publish(void)
                                             put(area, &at, k->symbol), put(area, &at, k->module),
                                             k->value};
     }
+    scope_meta_save_maps();
+}
+
+static void maps_path(char *out, size_t len, const char *suffix)
+{
+    snprintf(out, len, "/dev/shm/scope-%d-%d-maps%s", (int)getuid(), (int)getpid(), suffix);
+}
+
+static int any_callsites(void)
+{
+    for (size_t h = 0; h < scope_rt.nhooks; h++)
+        if (scope_hook_callsite_depth[h])
+            return 1;
+    return 0;
+}
+
+/* The whole of /proc/self/maps, malloc'd; NULL when unreadable. */
+static char *read_maps(size_t *len)
+{
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    size_t cap = 1 << 16;
+    char *text = fd >= 0 ? malloc(cap) : NULL;
+    ssize_t got = 1;
+    for (*len = 0; text && got > 0; *len += (size_t)got) {
+        if (*len == cap) {
+            char *more = realloc(text, cap *= 2);
+            if (!more)
+                break;
+            text = more;
+        }
+        got = read(fd, text + *len, cap - *len);
+        if (got < 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    return text;
+}
+
+void scope_meta_save_maps(void)
+{
+    if (!meta || !any_callsites())
+        return;
+    size_t len;
+    char *text = read_maps(&len), part[128], path[128];
+    maps_path(part, sizeof(part), ".part");
+    maps_path(path, sizeof(path), "");
+    int fd = text ? open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+    if (fd >= 0 && (close(fd) != 0 || !ok || rename(part, path) != 0))
+        unlink(part);
+    free(text);
 }
 
 void scope_meta_set_rank(int rank, int nranks, int root_pid, int64_t root_start_ns,
@@ -144,6 +200,9 @@ void scope_meta_remove(void)
     munmap(meta, meta_bytes);
     meta = NULL;
     shm_unlink(meta_name);
+    char path[128];
+    maps_path(path, sizeof(path), "");
+    unlink(path);
 }
 
 void scope_meta_forget(void)

@@ -39,7 +39,11 @@ void scope_meta_set_rank(int rank, int nranks, int root_pid, int64_t root_start_
                          int64_t clock_offset_ns);
 /* The end of the clock calibration (async-signal-safe). */
 void scope_meta_set_stopped(uint64_t raw, int64_t ns);
-/* Removes the segment (after the file was written). */
+/* Copies /proc/self/maps to /dev/shm/scope-UID-PID-maps when some hook
+ * records call sites: what names them in `scope recover`, the process
+ * being gone. Called when hooks are published and after every dlopen. */
+void scope_meta_save_maps(void);
+/* Removes the segments (after the file was written). */
 void scope_meta_remove(void);
 /* In a forked child: the segment is the parent's. */
 void scope_meta_forget(void);

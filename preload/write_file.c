@@ -13,21 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The call-site table, once every rank has added its own. */
-static int write_callsites(const struct scope_writer_api *api, scope_writer *w,
-                           const struct scope_callsite_set *callsites)
-{
-    struct scope_callsite_table table;
-    int32_t *storage;
-    if (callsites->nsites == 0)
-        return 0;
-    if (scope_callsite_set_table(callsites, &table, &storage) != 0)
-        return -1;
-    int rc = api->callsites(w, &table);
-    free(storage);
-    return rc;
-}
-
 static int write_all(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *own, struct scope_event_groups *le,
                      const struct scope_site_table *sites, scope_more_ranks_fn more, void *ctx,
@@ -37,11 +22,11 @@ static int write_all(const struct scope_writer_api *api, scope_writer *w,
     struct scope_callsite_set callsites;
     int32_t *own_map = NULL;
     scope_callsite_set_init(&callsites);
-    if (scope_callsites_resolve(sites, &callsites, &own_map, err, sizeof(err)) != 0)
+    if (scope_callsites_resolve(scope_load_resolver, NULL, sites, &callsites, &own_map, err, sizeof(err)) != 0)
         scope_warn("call sites left out: %s", err);
     int rc = scope_write_rank(api, w, own, le, own_map, scope_local_region_info, NULL) != 0 ||
                      (more && more(api, w, &callsites, ctx, events) != 0) ||
-                     write_callsites(api, w, &callsites) != 0
+                     scope_write_callsites(api, w, &callsites) != 0
                  ? -1
                  : 0;
     free(own_map);

@@ -1,4 +1,5 @@
-/* write_rank.c: writes one process's events as one rank of the file. */
+/* write_rank.c: writes one process's events as one rank of the file, and
+ * the run's call-site table. */
 #include "write_rank.h"
 
 #include <stdlib.h>
@@ -45,4 +46,18 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
 fail:
     free(chunk);
     return -1;
+}
+
+int scope_write_callsites(const struct scope_writer_api *api, scope_writer *w,
+                          const struct scope_callsite_set *callsites)
+{
+    struct scope_callsite_table table;
+    int32_t *storage;
+    if (callsites->nsites == 0)
+        return 0;
+    if (scope_callsite_set_table(callsites, &table, &storage) != 0)
+        return -1;
+    int rc = api->callsites(w, &table);
+    free(storage);
+    return rc;
 }

@@ -3,7 +3,8 @@
  * clock calibration and its hooks; its threads left buffer segments and
  * maybe spill files. Processes are grouped into runs, their records decoded
  * and converted to rank 0's clock, and each run is written like a finished
- * one, through the same writer. */
+ * one, through the same writer. Call sites are named from the copy of
+ * /proc/PID/maps each process left (scope-UID-PID-maps). */
 #include "recover.h"
 
 #include <dirent.h>
@@ -16,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "callsite_resolve.h"
 #include "clock.h"
+#include "demangle.h"
 #include "event_groups.h"
 #include "process_meta.h"
 #include "scope_build_config.h"
@@ -165,11 +168,15 @@ static struct scope_clock_calibration calibration(const struct scope_meta_header
     return c;
 }
 
-/* Where a process's thread buffer segment (thread >= 0) or meta segment
- * (thread < 0) is in dir. */
+enum { SEGMENT_META = -1, SEGMENT_MAPS = -2 };
+
+/* Where a process's thread buffer segment (thread >= 0), meta segment or
+ * copy of its maps is in dir. */
 static void segment_path(char *out, size_t len, const char *dir, int pid, int thread)
 {
-    if (thread < 0)
+    if (thread == SEGMENT_MAPS)
+        snprintf(out, len, "%s/scope-%d-%d-maps", dir, (int)getuid(), pid);
+    else if (thread < 0)
         snprintf(out, len, "%s/scope-%d-%d-meta", dir, (int)getuid(), pid);
     else
         snprintf(out, len, "%s/scope-%d-%d-%d", dir, (int)getuid(), pid, thread);
@@ -265,7 +272,7 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
 /* Groups one process's events by its regions, on rank 0's clock; the
  * strings stay valid as long as its meta segment is mapped. */
 static int group_process(const struct process *proc, struct scope_event_groups *g,
-                         size_t *events, char *err, size_t errlen)
+                         struct scope_site_table *sites, size_t *events, char *err, size_t errlen)
 {
     const struct scope_meta_header *m = proc->meta;
     const struct scope_meta_hook *hooks = scope_meta_hooks(m);
@@ -285,6 +292,7 @@ static int group_process(const struct process *proc, struct scope_event_groups *
         scope_clock_map_init(&map, &c, &to_root);
         struct scope_record_reader in;
         scope_record_reader_init(&in, segs.threads, segs.n, &map);
+        in.sites = sites;
         rc = scope_event_groups_build(g, &in, hook_region, (size_t)m->nhooks, (size_t)m->nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
         scope_record_reader_close(&in);
@@ -316,7 +324,9 @@ static void remove_segments(const struct process *proc)
         munmap(h, bytes);
         unlink(path);
     }
-    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, -1);
+    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, SEGMENT_META);
+    unlink(path);
+    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, SEGMENT_MAPS);
     unlink(path);
 }
 
@@ -336,7 +346,7 @@ static int copy_file(const char *from, const char *to)
     return got == 0 ? 0 : -1;
 }
 
-/* Copies one process's buffer segments and spill files into dir, then its
+/* Copies one process's buffer segments, spill files and maps into dir, then its
  * meta segment with the clock calibration closed on this node's clock
  * (last, so that a partial copy is not taken for a process). */
 static int gather_process(const struct process *proc, const char *dir, char *err, size_t errlen)
@@ -363,6 +373,10 @@ static int gather_process(const struct process *proc, const char *dir, char *err
         }
         munmap(h, bytes);
     }
+    segment_path(from, sizeof(from), proc->dir, m->pid, SEGMENT_MAPS);
+    segment_path(to, sizeof(to), dir, m->pid, SEGMENT_MAPS);
+    if (rc == 0 && access(from, F_OK) == 0)
+        rc = copy_file(from, to);
     struct scope_meta_header *copy = rc == 0 ? malloc(proc->meta_bytes) : NULL;
     if (copy) {
         memcpy(copy, m, proc->meta_bytes);
@@ -375,7 +389,7 @@ static int gather_process(const struct process *proc, const char *dir, char *err
         ssize_t put = fd >= 0 ? write(fd, copy, proc->meta_bytes) : -1;
         if (fd < 0 || close(fd) != 0 || put != (ssize_t)proc->meta_bytes)
             rc = -1;
-        segment_path(from, sizeof(from), dir, m->pid, -1);
+        segment_path(from, sizeof(from), dir, m->pid, SEGMENT_META);
         if (rc == 0 && rename(to, from) != 0)
             rc = -1;
         free(copy);
@@ -420,6 +434,49 @@ int scope_recover_gather(const struct scope_recover_options *o, FILE *report, ch
     return rc == 0 ? (int)n : -1;
 }
 
+/* The copy of the process's /proc/PID/maps, NUL-terminated and malloc'd;
+ * NULL when it left none. */
+static char *read_maps(const struct process *proc)
+{
+    char path[4096];
+    size_t bytes;
+    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, SEGMENT_MAPS);
+    char *mapped = map_file(path, &bytes), *text = mapped ? malloc(bytes + 1) : NULL;
+    if (text) {
+        memcpy(text, mapped, bytes);
+        text[bytes] = '\0';
+    }
+    if (mapped)
+        munmap(mapped, bytes);
+    return text;
+}
+
+static const struct scope_resolve_api *linked_resolver(char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    return scope_resolve_api();
+}
+
+/* Names the process's call sites into the run's; *map as
+ * scope_callsites_resolve gives it, NULL when they cannot be named (said
+ * on report: the calls are kept without them). */
+static void name_callsites(const struct process *proc, const struct scope_site_table *sites,
+                           struct scope_callsite_set *run_sites, int32_t **map, FILE *report)
+{
+    char why[512];
+    char *maps = sites->nsites ? read_maps(proc) : NULL;
+    *map = NULL;
+    if (sites->nsites && !maps)
+        fprintf(report, "scope recover: pid %d: its call sites are left out: it left no maps\n",
+                proc->meta->pid);
+    else if (maps && scope_callsites_resolve(linked_resolver, maps, sites, run_sites, map, why,
+                                             sizeof(why)) != 0)
+        fprintf(report, "scope recover: pid %d: its call sites are left out: %s\n",
+                proc->meta->pid, why);
+    free(maps);
+}
+
 static int write_run(const struct scope_recover_options *o, const struct run *run, FILE *report,
                      char *err, size_t errlen)
 {
@@ -441,22 +498,36 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
     scope_writer *w = api->create(path, &info, err, errlen);
     size_t total = 0;
     int rc = w ? 0 : -1;
+    struct scope_callsite_set run_sites;
+    scope_callsite_set_init(&run_sites);
+    scope_demangle_may_load();
     for (size_t i = 0; rc == 0 && i < run->n; i++) {
         struct scope_event_groups g;
+        struct scope_site_table sites;
         size_t events = 0;
-        rc = group_process(&run->procs[i], &g, &events, err, errlen);
+        scope_site_table_init(&sites);
+        rc = group_process(&run->procs[i], &g, &sites, &events, err, errlen);
         if (rc == 0) {
             const struct scope_meta_header *m = run->procs[i].meta;
             struct scope_rank_info info = {m->rank, m->hostname, m->pid,
                                            m->run_start_ns - m->clock_offset_ns,
                                            m->clock_offset_ns, 0};
-            rc = scope_write_rank(api, w, &info, &g, NULL, meta_region_info, m);
+            int32_t *map;
+            name_callsites(&run->procs[i], &sites, &run_sites, &map, report);
+            rc = scope_write_rank(api, w, &info, &g, map, meta_region_info, m);
             if (rc != 0)
                 snprintf(err, errlen, "%s", api->error(w));
+            free(map);
             scope_event_groups_free(&g);
         }
+        scope_site_table_free(&sites);
         total += events;
     }
+    if (rc == 0 && scope_write_callsites(api, w, &run_sites) != 0) {
+        snprintf(err, errlen, "%s", api->error(w));
+        rc = -1;
+    }
+    scope_callsite_set_free(&run_sites);
     if (rc != 0) {
         if (w)
             api->abort(w);

@@ -4,8 +4,10 @@
 #include "scope_resolve.h"
 
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct scope_resolver {
@@ -13,24 +15,53 @@ struct scope_resolver {
 };
 
 static char *debuginfo_path;
-static const Dwfl_Callbacks callbacks = {
+static const Dwfl_Callbacks live_callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
     .find_debuginfo = dwfl_standard_find_debuginfo,
     .debuginfo_path = &debuginfo_path,
 };
 
-static struct scope_resolver *resolver_open(char *err, size_t errlen)
+/* A process that is gone: its modules are read from their files; the
+ * vdso and other pseudo-files are left unnamed. */
+static int find_file_elf(Dwfl_Module *m, void **userdata, const char *name, Dwarf_Addr base,
+                         char **file_name, Elf **elf)
+{
+    if (name[0] != '/')
+        return -1;
+    return dwfl_linux_proc_find_elf(m, userdata, name, base, file_name, elf);
+}
+
+static const Dwfl_Callbacks gone_callbacks = {
+    .find_elf = find_file_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+};
+
+/* The modules of maps (or of this process): 0, or an errno value. */
+static int report_modules(Dwfl *dwfl, const char *maps)
+{
+    if (!maps)
+        return dwfl_linux_proc_report(dwfl, getpid());
+    FILE *f = fmemopen((void *)maps, strlen(maps), "r");
+    if (!f)
+        return ENOMEM;
+    int rc = dwfl_linux_proc_maps_report(dwfl, f);
+    fclose(f);
+    return rc;
+}
+
+static struct scope_resolver *resolver_open(const char *maps, char *err, size_t errlen)
 {
     struct scope_resolver *r = calloc(1, sizeof(*r));
-    if (!r || !(r->dwfl = dwfl_begin(&callbacks))) {
+    if (!r || !(r->dwfl = dwfl_begin(maps ? &gone_callbacks : &live_callbacks))) {
         snprintf(err, errlen, "cannot start libdw: %s", r ? dwfl_errmsg(-1) : "out of memory");
         free(r);
         return NULL;
     }
-    int rc = dwfl_linux_proc_report(r->dwfl, getpid());
+    int rc = report_modules(r->dwfl, maps);
     if (rc != 0 || dwfl_report_end(r->dwfl, NULL, NULL) != 0) {
-        snprintf(err, errlen, "cannot read this process's modules: %s",
-                 rc > 0 ? "cannot read /proc/self/maps" : dwfl_errmsg(-1));
+        snprintf(err, errlen, "cannot read the process's modules: %s",
+                 rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
         dwfl_end(r->dwfl);
         free(r);
         return NULL;

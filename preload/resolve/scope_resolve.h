@@ -21,8 +21,10 @@ struct scope_resolved_address {
 struct scope_resolver;
 
 struct scope_resolve_api {
-    /* Reads the modules this process has mapped; NULL with err filled. */
-    struct scope_resolver *(*open)(char *err, size_t errlen);
+    /* Reads the modules of a process: this one when maps is NULL, else the
+     * one whose /proc/PID/maps text `maps` is (`scope recover`, the
+     * process being gone). NULL with err filled. */
+    struct scope_resolver *(*open)(const char *maps, char *err, size_t errlen);
     /* Names the call that returns to `return_address`; the strings live
      * until close. -1 when no module holds it. */
     int (*lookup)(struct scope_resolver *r, uint64_t return_address,
