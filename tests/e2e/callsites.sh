@@ -3,10 +3,11 @@
 # ranks (each with its own ASLR layout), with call sites at depth 1 (set on
 # the pattern) or 4 (set for the whole config): the file attributes every
 # call to its caller, file and line, with the same ids on both ranks, and
-# `scope callsites` says the same.
-# usage: callsites.sh 1|4   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
+# `scope callsites` says the same. With "recover", the job aborts and the
+# file `scope recover` writes must say all of it as well.
+# usage: callsites.sh 1|4 [recover]   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
 set -euo pipefail
-depth=$1
+depth=$1 mode=${2:-finalize}
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-callsites-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -17,9 +18,17 @@ if [ "$depth" = 1 ]; then
 else
     printf '[callsites]\ndepth = %s\n[functions]\nmeasured\n' "$depth" >scope.conf
 fi
-$MPIRUN -n 2 "$SCOPE_CLI" run -c scope.conf -- "$PROGRAM" >out.txt 2>err.txt || fail "run failed"
-grep -q "^scope: wrote profiling_data.h5 (12 calls, 2 ranks)" err.txt || fail "not written"
-[ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "scope said more than one line"
+if [ "$mode" = recover ]; then
+    ! $MPIRUN -n 2 "$SCOPE_CLI" run -c scope.conf -- "$PROGRAM" abort >out.txt 2>err.txt ||
+        fail "the job did not abort"
+    pid0=$(awk '$1 == "pid" {print $2}' out.txt)
+    "$SCOPE_CLI" recover --run "$pid0" -o profiling_data.h5 2>>err.txt || fail "scope recover failed"
+    ! grep -q "call sites are left out" err.txt || fail "call sites not recovered"
+else
+    $MPIRUN -n 2 "$SCOPE_CLI" run -c scope.conf -- "$PROGRAM" >out.txt 2>err.txt || fail "run failed"
+    grep -q "^scope: wrote profiling_data.h5 (12 calls, 2 ranks)" err.txt || fail "not written"
+    [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "scope said more than one line"
+fi
 
 "$PYTHON" - "$depth" "$(basename "$PROGRAM")" <out.txt <<'PY' || fail "wrong call sites in the file"
 import sys, h5py

@@ -2,9 +2,13 @@
  * and three times, each call on a line the program prints ("line caller_b
  * 42"), so that a test can check that every call is attributed to its
  * caller and line. Built at -O2 -g like a user's code; the callers use the
- * result after the call, so that none of them becomes a tail call. */
+ * result after the call, so that none of them becomes a tail call. With
+ * the argument "abort", rank 0 prints its pid and calls MPI_Abort once
+ * every rank made its calls (for `scope recover`). */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 static int line_a, line_b, line_c;
 
@@ -45,6 +49,15 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("line caller_a %d\nline caller_b %d\nline caller_c %d\nresult %g\n", line_a, line_b,
                line_c, x);
+    if (argc > 1 && strcmp(argv[1], "abort") == 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            printf("pid %d\n", (int)getpid());
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);   /* until the abort ends this rank */
+    }
     MPI_Finalize();
     return 0;
 }
