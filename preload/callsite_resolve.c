@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The set's frame for return address `ra`, resolved on first sight. */
 struct address_frames {
@@ -24,13 +25,16 @@ static int32_t frame_of(struct address_frames *cache, const struct scope_resolve
         return cache->frame[at];
     struct scope_resolved_address a;
     struct scope_callsite_frame f = {.module = "?", .offset = ra};
-    char *demangled = NULL;
+    char *symbol = NULL, *demangled = NULL;
     if (api->lookup(r, ra, &a) == 0) {
-        demangled = a.symbol ? scope_demangle(a.symbol) : NULL;
-        f = (struct scope_callsite_frame){a.module, demangled ? demangled : a.symbol, a.file,
+        /* without its version: "__libc_start_main@@GLIBC_2.34" */
+        symbol = a.symbol ? strndup(a.symbol, strcspn(a.symbol, "@")) : NULL;
+        demangled = symbol ? scope_demangle(symbol) : NULL;
+        f = (struct scope_callsite_frame){a.module, demangled ? demangled : symbol, a.file,
                                           a.offset, a.line};
     }
     int32_t id = scope_callsite_set_frame(set, &f);
+    free(symbol);
     free(demangled);
     cache->address[at] = ra;
     cache->frame[at] = id;

@@ -8,9 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record.h"
 #include "scope_writer.h"
-
-#define SCOPE_CALLSITE_MAX_DEPTH 16
 
 struct scope_callsite_set {
     struct scope_callsite_frame *frames;   /* strings owned by the set */

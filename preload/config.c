@@ -5,6 +5,7 @@
 #include "config.h"
 #include "demangle.h"
 #include "fail_message.h"
+#include "record.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,7 +26,7 @@
 #define SCOPE_MAX_INCLUDE_DEPTH 8
 #define SCOPE_ENV_SOURCE "SCOPE_FUNCTIONS"
 
-enum section { SECTION_FUNCTIONS, SECTION_OUTPUT };
+enum section { SECTION_FUNCTIONS, SECTION_OUTPUT, SECTION_CALLSITES };
 
 /* The default output name is shared, never freed: init cannot fail. */
 static char default_output[] = "profiling_data.h5";
@@ -199,17 +200,47 @@ static int compile_regex(struct scope_pattern *pat, const struct location *loc,
     return 0;
 }
 
-/* Fills *pat from the text of one pattern ("!libfoo.so:re:^x"). */
-static int pattern_parse(struct scope_pattern *pat, const char *spec,
-                         const struct location *loc, char *err, size_t errlen)
+/* A call-site depth, 0 .. SCOPE_CALLSITE_MAX_DEPTH, into *depth. */
+static int parse_depth(const char *text, int *depth, const struct location *loc, char *err,
+                       size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (!isdigit((unsigned char)*text) || *end != '\0' || errno || value > SCOPE_CALLSITE_MAX_DEPTH)
+        return fail(err, errlen, loc, "bad call-site depth '%s' (expected 0 to %d)", text,
+                    SCOPE_CALLSITE_MAX_DEPTH);
+    *depth = (int)value;
+    return 0;
+}
+
+/* Takes a trailing " depth=N" off spec (in place) into pat->depth. */
+static int cut_depth(struct scope_pattern *pat, char *spec, const struct location *loc,
+                     char *err, size_t errlen)
+{
+    pat->depth = -1;
+    char *last = strrchr(spec, ' ');
+    char *tab = strrchr(spec, '\t');
+    last = tab > last ? tab : last;
+    if (!last || strncmp(last + 1, "depth=", 6) != 0)
+        return 0;
+    if (parse_depth(last + 7, &pat->depth, loc, err, errlen) != 0)
+        return -1;
+    *last = '\0';
+    trim(spec);
+    return 0;
+}
+
+/* Fills *pat from the text of one pattern, its depth already cut
+ * ("!libfoo.so:re:^x", "solve_v2 as solve"). */
+static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
+                              const struct location *loc, char *err, size_t errlen)
 {
     const char *s = spec;
-    memset(pat, 0, sizeof *pat);
-    pat->line = loc->line;
-    if (*s == '!') {
-        pat->exclude = true;
-        s++;
-    }
+    pat->exclude = *s == '!';
+    if (pat->exclude && pat->depth >= 0)
+        return fail(err, errlen, loc, "'depth=' wants an included pattern: '%s'", spec);
+    s += pat->exclude;
     size_t liblen = library_prefix_len(s);
     if (liblen > 0) {
         pat->library = dup_range(s, liblen);
@@ -244,6 +275,22 @@ static int pattern_parse(struct scope_pattern *pat, const char *spec,
     if (pat->kind == SCOPE_PATTERN_REGEX)
         return compile_regex(pat, loc, err, errlen);
     return 0;
+}
+
+/* Fills *pat from a whole pattern line ("solve as s depth=2"). */
+static int pattern_parse(struct scope_pattern *pat, const char *whole,
+                         const struct location *loc, char *err, size_t errlen)
+{
+    memset(pat, 0, sizeof *pat);
+    pat->line = loc->line;
+    char *spec = strdup(whole);
+    if (!spec)
+        return fail(err, errlen, loc, "out of memory");
+    int rc = cut_depth(pat, spec, loc, err, errlen);
+    if (rc == 0)
+        rc = pattern_parse_text(pat, spec, loc, err, errlen);
+    free(spec);
+    return rc;
 }
 
 /* Parses spec and appends it to cfg's patterns. */
@@ -363,6 +410,12 @@ int scope_config_match(struct scope_config *cfg, const char *name,
     free(n.demangled);
     free(n.base);
     return decided;
+}
+
+int scope_config_callsite_depth(const struct scope_config *cfg, int pattern)
+{
+    int own = cfg->patterns[pattern].depth;
+    return own >= 0 ? own : cfg->callsite_depth;
 }
 
 /* ---- files and includes --------------------------------------------- */
@@ -499,6 +552,8 @@ static int parse_section(struct parser *p, char *line)
         p->section = SECTION_FUNCTIONS;
     else if (strcmp(name, "output") == 0)
         p->section = SECTION_OUTPUT;
+    else if (strcmp(name, "callsites") == 0)
+        p->section = SECTION_CALLSITES;
     else
         return fail(p->err, p->errlen, &p->loc, "unknown section '[%s]'", name);
     return 0;
@@ -543,6 +598,13 @@ static int set_output_key(struct parser *p, const char *key, const char *value)
     return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [output]", key);
 }
 
+static int set_callsites_key(struct parser *p, const char *key, const char *value)
+{
+    if (strcmp(key, "depth") != 0)
+        return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [callsites]", key);
+    return parse_depth(value, &p->cfg->callsite_depth, &p->loc, p->err, p->errlen);
+}
+
 static int parse_key(struct parser *p, const char *key, const char *value)
 {
     if (*value == '\0')
@@ -551,6 +613,8 @@ static int parse_key(struct parser *p, const char *key, const char *value)
         return do_include(p, value);
     if (p->section == SECTION_OUTPUT)
         return set_output_key(p, key, value);
+    if (p->section == SECTION_CALLSITES)
+        return set_callsites_key(p, key, value);
     return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [functions]", key);
 }
 
@@ -563,9 +627,9 @@ static int parse_line(struct parser *p, char *line)
     char *value = split_key(line, &key);
     if (value)
         return parse_key(p, key, value);
-    if (p->section == SECTION_OUTPUT)
-        return fail(p->err, p->errlen, &p->loc, "expected 'key = value' in [output], got '%s'",
-                    line);
+    if (p->section != SECTION_FUNCTIONS)
+        return fail(p->err, p->errlen, &p->loc, "expected 'key = value' in [%s], got '%s'",
+                    p->section == SECTION_OUTPUT ? "output" : "callsites", line);
     return add_pattern(p->cfg, line, &p->loc, p->err, p->errlen);
 }
 

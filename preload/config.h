@@ -21,6 +21,7 @@ struct scope_pattern {
     char *display;         /* "name" from "symbol as name": the region name, or NULL */
     char *source;          /* file the pattern came from ("SCOPE_FUNCTIONS" for env) */
     int line;              /* line in that file, 0 for env */
+    int depth;             /* " depth=N": call-site depth, -1: the config's */
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
     unsigned matches;      /* symbols it matched, counted by scope_config_match */
 };
@@ -29,6 +30,7 @@ struct scope_config {
     char *path;            /* the file read, NULL if none */
     char *output_file;     /* [output] file, default "profiling_data.h5" */
     size_t buffer_bytes;   /* [output] buffer, default 8 MiB */
+    int callsite_depth;    /* [callsites] depth, default 0 (none) */
     struct scope_pattern *patterns;
     size_t npatterns;
     /* Demangles a C++ symbol (malloc'd result, NULL if it is none); set by
@@ -63,6 +65,10 @@ int scope_config_add_functions(struct scope_config *cfg, const char *list,
  * did match something). */
 int scope_config_match(struct scope_config *cfg, const char *name,
                        const char *module_path);
+
+/* The call-site depth of the functions pattern `pattern` selects: its own
+ * "depth=N", else the config's [callsites] depth; 0 records none. */
+int scope_config_callsite_depth(const struct scope_config *cfg, int pattern);
 
 /* Frees everything the config owns and re-initialises it. */
 void scope_config_free(struct scope_config *cfg);

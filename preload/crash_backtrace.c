@@ -1,38 +1,11 @@
 /* crash_backtrace.c: the faulting thread's backtrace (see crash_backtrace.h). */
-#define UNW_LOCAL_ONLY
 #include "crash_backtrace.h"
+#include "libunwind_local.h"
 #include "runtime.h"
 #include "signal_text.h"
 #include "thread_state.h"
 
-#include <dlfcn.h>
-#include <libunwind.h>
 #include <string.h>
-
-#define SYMBOL_OF(fn) SYMBOL_STRING(fn)
-#define SYMBOL_STRING(fn) #fn
-
-static struct {
-    __typeof__(unw_init_local2) *init_local2;
-    __typeof__(unw_step) *step;
-    __typeof__(unw_get_reg) *get_reg;
-    __typeof__(unw_get_proc_name) *get_proc_name;
-} unw;
-
-int scope_crash_backtrace_load(void)
-{
-    void *lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        return -1;
-    unw.init_local2 = (__typeof__(unw.init_local2))dlsym(lib, SYMBOL_OF(unw_init_local2));
-    unw.step = (__typeof__(unw.step))dlsym(lib, SYMBOL_OF(unw_step));
-    unw.get_reg = (__typeof__(unw.get_reg))dlsym(lib, SYMBOL_OF(unw_get_reg));
-    unw.get_proc_name = (__typeof__(unw.get_proc_name))dlsym(lib, SYMBOL_OF(unw_get_proc_name));
-    if (unw.init_local2 && unw.step && unw.get_reg && unw.get_proc_name)
-        return 0;
-    unw.init_local2 = NULL;
-    return -1;
-}
 
 /* Lines printed: the innermost HEAD_RUNS runs of frames and the outermost
  * TAIL_RUNS (so a stack overflow shows both where it ended and how it
@@ -130,14 +103,14 @@ static void print_log(const struct run_log *log)
 
 void scope_crash_backtrace_print(void *context)
 {
-    if (!unw.init_local2) {
+    if (!scope_unw.init_local2) {
         static const char none[] = "scope:   (no backtrace: libunwind.so.8 not loaded)\n";
         scope_text_write(none, sizeof(none) - 1);
         return;
     }
     scope_shadow_unhook();   /* real return addresses, so the unwinder can pass */
     unw_cursor_t cursor;
-    if (unw.init_local2(&cursor, (unw_context_t *)context, UNW_INIT_SIGNAL_FRAME) != 0)
+    if (scope_unw.init_local2(&cursor, (unw_context_t *)context, UNW_INIT_SIGNAL_FRAME) != 0)
         return;
     static struct run_log log;   /* 11 KiB: off the (alternate) signal stack */
     log.nhead = log.ntail = 0;
@@ -146,15 +119,15 @@ void scope_crash_backtrace_print(void *context)
     long frame = 0;
     for (int more = 1; more && frame < MAX_FRAMES; frame++) {
         unw_word_t ip = 0, offset = 0, caller_sp = 0;
-        unw.get_reg(&cursor, UNW_REG_IP, &ip);
+        scope_unw.get_reg(&cursor, UNW_REG_IP, &ip);
         int same_ip = run.count > 0 && ip == run.ip;
         char name[sizeof(run.name)];
-        if (!same_ip && unw.get_proc_name(&cursor, name, sizeof(name), &offset) != 0)
+        if (!same_ip && scope_unw.get_proc_name(&cursor, name, sizeof(name), &offset) != 0)
             name[0] = '\0';
-        more = unw.step(&cursor) > 0;
+        more = scope_unw.step(&cursor) > 0;
         long hook = -1;
         if (more) {
-            unw.get_reg(&cursor, UNW_REG_SP, &caller_sp);
+            scope_unw.get_reg(&cursor, UNW_REG_SP, &caller_sp);
             hook = open_hook_returning_to(&next_open, caller_sp);
         }
         if (same_ip && hook == run.hook) {

@@ -1,15 +1,9 @@
 /* crash_backtrace.h: the backtrace scope prints when the application dies
  * of a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT): the faulting
  * thread's frames, found by libunwind from the signal's context, with the
- * hooked functions that were open marked. libunwind is dlopen()ed locally
- * (never in the global scope: its _Unwind_* would shadow libgcc_s's for
- * the application's C++ exceptions). */
+ * hooked functions that were open marked (libunwind_local.h). */
 #ifndef SCOPE_CRASH_BACKTRACE_H
 #define SCOPE_CRASH_BACKTRACE_H
-
-/* Loads libunwind (once, outside any signal handler). Returns 0 on
- * success; without it, crashes are reported without a backtrace. */
-int scope_crash_backtrace_load(void);
 
 /* Prints the backtrace of the thread that received the fault; context is
  * the handler's ucontext_t. Async-signal-safe as far as libunwind's local

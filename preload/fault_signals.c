@@ -4,6 +4,7 @@
 #include "fault_signals.h"
 #include "clock.h"
 #include "crash_backtrace.h"
+#include "libunwind_local.h"
 #include "process_meta.h"
 #include "runtime.h"
 #include "signal_text.h"
@@ -147,7 +148,7 @@ void scope_install_signal_handlers(void)
 {
     for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
         install_unless_taken(fatal_signals[i], on_fatal_signal);
-    if (scope_crash_backtrace_load() != 0)
+    if (scope_libunwind_load() != 0)
         scope_debug("libunwind.so.8 not loaded: crashes get no backtrace");
     scope_fault_stack_for_this_thread();
     scope_take_fault_signals();

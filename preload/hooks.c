@@ -4,6 +4,7 @@
  * function's arguments and return values. Anything that needs ordinary C
  * (allocation, I/O) goes through scope_call_saving_fpu. */
 #include "thread_state.h"
+#include "callsite_stack.h"
 #include "context_stacks.h"
 
 #include <stddef.h>
@@ -53,24 +54,31 @@ static inline void encode_call(struct scope_record *r, const struct scope_shadow
         scope_callsite_encode(r + 1, f->return_address, f->stack);
 }
 
+/* n free record slots in one reservation, spilling a full buffer first;
+ * NULL when the thread's records cannot go anywhere any more. */
+static inline struct scope_record *take_slots(struct scope_thread *t, size_t n)
+{
+    for (;;) {
+        if (unlikely(!fits(t, t->cur, n))) {
+            scope_call_saving_fpu(scope_thread_flush, t);
+            if (!fits(t, t->cur, n))
+                return NULL;
+        }
+        struct scope_record *r = reserve(t, n);
+        if (likely(fits(t, r, n)))
+            return r;
+    }
+}
+
 /* Records the call of frame f, ending at `end`. */
 static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
 {
     if (!scope_recording)
         return;
     size_t n = record_slots(f->hook);
-    struct scope_record *r;
-    for (;;) {
-        if (unlikely(!fits(t, t->cur, n))) {
-            scope_call_saving_fpu(scope_thread_flush, t);
-            if (!fits(t, t->cur, n))
-                return;
-        }
-        r = reserve(t, n);
-        if (likely(fits(t, r, n)))
-            break;
-    }
-    encode_call(r, f, end, n);
+    struct scope_record *r = take_slots(t, n);
+    if (r)
+        encode_call(r, f, end, n);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -108,7 +116,8 @@ static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t n
 /* Opens a frame. Marked busy while the frame is half written: a signal
  * handler that calls a hooked function in that window passes through
  * unrecorded instead of taking the same frame. */
-static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t hook, uint64_t now)
+static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t hook, uint64_t now,
+                              uint32_t stack)
 {
     struct scope_shadow_frame *f = t->sp;
     t->busy = 1;
@@ -117,11 +126,53 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     f->slot = slot;
     f->hook = hook;
     f->start = now;
-    f->stack = 0;
+    f->stack = stack;
     t->sp = f + 1;
     *slot = (uint64_t)(uintptr_t)scope_exit_stub;
     __asm__ volatile("" ::: "memory");
     t->busy = 0;
+}
+
+/* Exit stubs back in the return-address slots of the open calls whose
+ * real return addresses scope_shadow_unhook put back. */
+static void rehook_open_frames(struct scope_thread *t)
+{
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
+        if (*(f - 1)->slot == (f - 1)->return_address)
+            *(f - 1)->slot = (uint64_t)(uintptr_t)scope_exit_stub;
+}
+
+/* The stack of the call whose return-address slot is `slot`, `depth`
+ * frames at most, as 1 + the thread's number for it (defined in the record
+ * stream first if new), or 0 when it could not be had: the call site is
+ * then its caller alone. Busy all along, so that a signal handler's hooked
+ * call cannot use the number before its definition is in the buffer. */
+static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t depth)
+{
+    struct scope_stack_capture c;   /* no initializer: it could call memset */
+    c.thread = t;
+    c.slot = slot;
+    c.depth = depth;
+    t->busy = 1;
+    scope_shadow_unhook();
+    scope_call_saving_fpu(scope_callsite_capture, &c);
+    rehook_open_frames(t);
+    uint32_t stack = c.n ? 1 + c.number : 0;
+    if (c.n && c.is_new) {
+        size_t n = scope_stackdef_records(c.n);
+        struct scope_record *r = take_slots(t, n);
+        if (r) {   /* header first: a crash half way leaves no payload undefined */
+            scope_stackdef_encode(r, c.number, c.n);
+            for (size_t i = 0; i + 1 < n; i++) {
+                r[1 + i].start_word = c.addrs[2 * i];
+                r[1 + i].end_word = 2 * i + 1 < c.n ? c.addrs[2 * i + 1] : 0;
+            }
+        } else {
+            stack = 0;
+        }
+    }
+    t->busy = 0;
+    return stack;
 }
 
 /* Everything the fast path below does not handle: the thread's first
@@ -147,7 +198,12 @@ static __attribute__((noinline, cold)) void entry_slow(struct scope_thread *t, u
         t->too_deep++;
         return;
     }
-    push_frame(t, slot, hook, now);
+    uint32_t stack = 0;
+    if (scope_hook_callsite_depth[hook] > 1) {
+        stack = number_stack(t, slot, scope_hook_callsite_depth[hook]);
+        now = now_raw();   /* the unwind is not the call's time */
+    }
+    push_frame(t, slot, hook, now, stack);
 }
 
 __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
@@ -164,7 +220,7 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
         entry_slow(t, frame, hook);
         return;
     }
-    push_frame(t, slot, hook, __builtin_ia32_rdtsc());
+    push_frame(t, slot, hook, __builtin_ia32_rdtsc(), 0);
 }
 
 /* The general exit: frames above ours were skipped (longjmp past them) and
@@ -293,9 +349,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
         struct scope_shadow_frame *f = --t->sp;
         emit(t, f, now);
     }
-    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
-        if (*(f - 1)->slot == (f - 1)->return_address)
-            *(f - 1)->slot = (uint64_t)(uintptr_t)scope_exit_stub;
+    rehook_open_frames(t);
 }
 
 /* An unwinder reached the exit stub in the return-address slot `slot`

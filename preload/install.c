@@ -8,6 +8,7 @@
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "got_redirect.h"
+#include "libunwind_local.h"
 #include "patcher.h"
 #include "runtime.h"
 #include "thread_state.h"
@@ -25,6 +26,7 @@ struct candidate {
     uint64_t value;
     size_t size, room;
     int exported;
+    int callsite_depth;
     struct scope_code *fragments;   /* bytes: the live code at address */
     size_t nfragments;
 };
@@ -52,6 +54,7 @@ static int started;   /* scope_install_hooks ran: the config is loaded */
 static struct seen_module *seen;
 static size_t nseen;
 static size_t hooks_cap;
+static int unwind_missing_said;
 /* Every function hooked through GOTs, redirected again in new modules. */
 static struct scope_got_target *got_targets;
 static size_t ngot_targets;
@@ -104,6 +107,7 @@ static int collect(const struct scope_symbol *sym, void *ctx)
         .name = region_name(sym->name, pattern), .symbol = strdup(sym->name),
         .module = strdup(sym->module_path), .address = sym->address, .value = sym->value,
         .size = sym->size, .room = sym->room, .exported = sym->exported,
+        .callsite_depth = scope_config_callsite_depth(&scope_rt.config, pattern),
         .fragments = calloc(sym->nfragments ? sym->nfragments : 1, sizeof(struct scope_code)),
     };
     if (!d->name || !d->symbol || !d->module || !d->fragments) {
@@ -205,6 +209,12 @@ static int prepare(struct candidate *c, struct pending *pending, size_t *npendin
     if (add_hook(c) != 0) {
         *npending -= !thunk;
         return -1;
+    }
+    scope_hook_callsite_depth[id] = (uint8_t)c->callsite_depth;
+    if (c->callsite_depth > 1 && scope_libunwind_load() != 0 && !unwind_missing_said) {
+        unwind_missing_said = 1;
+        scope_warn("warning: libunwind.so.8 not loaded: call sites deeper than the caller are "
+                   "left out");
     }
     if (thunk)
         add_got_target(id, thunk);

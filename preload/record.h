@@ -9,16 +9,28 @@
  * whose hook id is SCOPE_CALLSITE_HOOK:
  *   word0 = return address | 0xff << 56   (the caller: depth 1)
  *   word1 = stack | 0xff << 56            (0, or 1 + the thread's interned
- *                                          stack of depth >= 2) */
+ *                                          stack of depth >= 2)
+ *
+ * A thread defines stack s (its numbering; it may start again from 0 when
+ * its table is full, redefining the numbers) before any call-site record
+ * uses it, by one reservation of 1 + ceil(n / 2) records: a header whose
+ * hook id is SCOPE_STACKDEF_HOOK, then the n return addresses (innermost
+ * first; user-space addresses fit in 56 bits), two per record:
+ *   header:  word0 = s | 0xfe << 56       word1 = n | 0xff << 56
+ *   payload: word0 = addr[2k]              word1 = addr[2k + 1] (0 past n) */
 #ifndef SCOPE_RECORD_H
 #define SCOPE_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SCOPE_TIME_BITS 56
 #define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
-#define SCOPE_MAX_HOOKS 65535               /* ids 0 .. 65534 */
+#define SCOPE_MAX_HOOKS 65534               /* ids 0 .. 65533 */
 #define SCOPE_CALLSITE_HOOK 0xffffu          /* marks a call-site record */
+#define SCOPE_STACKDEF_HOOK 0xfffeu          /* marks a stack definition */
+#define SCOPE_CALLSITE_MAX_DEPTH 16          /* frames of the deepest stack */
+#define SCOPE_THREAD_STACKS 4096             /* a thread numbers stacks below this */
 
 struct scope_record {
     uint64_t start_word;
@@ -41,6 +53,23 @@ static inline void scope_callsite_encode(struct scope_record *r, uint64_t return
 static inline int scope_record_is_callsite(const struct scope_record *r)
 {
     return (r->start_word >> SCOPE_TIME_BITS) == 0xff && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+/* The header of the definition of stack s of n addresses; its payload is
+ * scope_stackdef_records(n) - 1 records. */
+static inline void scope_stackdef_encode(struct scope_record *r, uint32_t s, uint32_t n)
+{
+    scope_record_encode(r, s, n, SCOPE_STACKDEF_HOOK);
+}
+
+static inline int scope_record_is_stackdef(const struct scope_record *r)
+{
+    return (r->start_word >> SCOPE_TIME_BITS) == 0xfe && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+static inline size_t scope_stackdef_records(size_t n)
+{
+    return 1 + (n + 1) / 2;
 }
 
 static inline int scope_record_is_empty(const struct scope_record *r)

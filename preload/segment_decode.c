@@ -7,29 +7,117 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Forgets the decoding state of the thread read before. */
+static void start_thread(struct scope_record_reader *r)
+{
+    r->holding = 0;
+    r->def_have = r->def_n = 0;
+    for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
+        r->stack_sites[i] = -1;
+}
+
 void scope_record_reader_init(struct scope_record_reader *r, const struct scope_thread_records *t,
                               size_t n, const struct scope_clock_map *map)
 {
-    *r = (struct scope_record_reader){.threads = t, .nthreads = n, .map = map, .spill_fd = -1};
+    r->threads = t;
+    r->nthreads = n;
+    r->map = map;
+    r->sites = NULL;
+    r->thread = 0;
+    r->spill_fd = -1;
+    r->part = THREAD_BUFFER;
+    r->spill_read = 0;
+    r->pos = 0;
+    start_thread(r);
 }
 
-/* Decodes the non-empty records among rec[0..n) into out; returns how many. */
-static size_t decode(const struct scope_record_reader *r, const struct scope_thread_records *t,
+/* The reader's site of a call-site record: the thread's stack it names, or
+ * else the caller alone; -1 without sites or memory. */
+static int32_t callsite_of(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    if (!r->sites)
+        return -1;
+    uint64_t caller = rec->start_word & SCOPE_TIME_MASK;
+    uint64_t stack = rec->end_word & SCOPE_TIME_MASK;
+    if (stack > 0 && stack <= SCOPE_THREAD_STACKS && r->stack_sites[stack - 1] >= 0)
+        return r->stack_sites[stack - 1];
+    return scope_site_table_intern(r->sites, &caller, 1);
+}
+
+/* One payload record of the stack definition being read; at its end the
+ * stack becomes a site. */
+static void take_stack_payload(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    r->def_addrs[r->def_have++] = rec->start_word;
+    r->def_addrs[r->def_have++] = rec->end_word;
+    if (r->def_have < r->def_n)
+        return;
+    if (r->sites)
+        r->stack_sites[r->def_number] = scope_site_table_intern(r->sites, r->def_addrs, r->def_n);
+    r->def_have = r->def_n = 0;
+}
+
+static void start_stack_definition(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    uint64_t number = rec->start_word & SCOPE_TIME_MASK, n = rec->end_word & SCOPE_TIME_MASK;
+    int valid = number < SCOPE_THREAD_STACKS && n >= 1 && n <= SCOPE_CALLSITE_MAX_DEPTH;
+    r->def_number = valid ? (uint32_t)number : 0;
+    r->def_n = valid ? (uint32_t)n : 0;
+    r->def_have = 0;
+}
+
+/* Decodes rec[0..n) into out; returns how many events. A call is held
+ * back until the next record tells whether it is its call site, so a batch
+ * gives at most one event per record, and the thread's last call comes
+ * out when its records end (flush_held). */
+static size_t decode(struct scope_record_reader *r, const struct scope_thread_records *t,
                      const struct scope_record *rec, size_t n, struct scope_event *out)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (scope_record_is_empty(&rec[i]))
+        const struct scope_record *x = &rec[i];
+        if (r->def_n > 0 && !scope_record_is_empty(x)) {
+            take_stack_payload(r, x);
             continue;
-        uint64_t s, e;
-        scope_record_decode(&rec[i], t->clock_base, &s, &e, &out[k].hook);
-        out[k].start = scope_clock_map_apply(r->map, s);
-        out[k].end = scope_clock_map_apply(r->map, e);
-        out[k].thread = t->thread;
-        out[k].callsite = -1;   /* TODO(cs-capture): call-site records */
-        k++;
+        }
+        r->def_n = 0;   /* a definition cut short (killed while writing it) */
+        if (scope_record_is_empty(x))
+            continue;
+        if (scope_record_is_callsite(x)) {
+            if (r->holding) {
+                r->held.callsite = callsite_of(r, x);
+                out[k++] = r->held;
+                r->holding = 0;
+            }
+            continue;
+        }
+        if (r->holding)
+            out[k++] = r->held;
+        r->holding = 0;
+        if (scope_record_is_stackdef(x)) {
+            start_stack_definition(r, x);
+            continue;
+        }
+        struct scope_event *e = &r->held;
+        uint64_t s, end;
+        scope_record_decode(x, t->clock_base, &s, &end, &e->hook);
+        e->start = scope_clock_map_apply(r->map, s);
+        e->end = scope_clock_map_apply(r->map, end);
+        e->thread = t->thread;
+        e->callsite = -1;
+        r->holding = 1;
     }
     return k;
+}
+
+/* The thread's last call, held back by decode(), into out: 1, or 0. */
+static long flush_held(struct scope_record_reader *r, struct scope_event *out)
+{
+    if (!r->holding)
+        return 0;
+    r->holding = 0;
+    *out = r->held;
+    return 1;
 }
 
 /* The next records of the current thread's spill file; 0 when it is done. */
@@ -90,9 +178,12 @@ long scope_record_reader_next(struct scope_record_reader *r, struct scope_event 
                 return k;
             continue;
         }
+        if (flush_held(r, out))
+            return 1;
         r->thread++;
         r->part = THREAD_BUFFER;
         r->pos = 0;
+        start_thread(r);
     }
     return 0;
 }

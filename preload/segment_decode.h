@@ -32,13 +32,19 @@ struct scope_thread_records {
 
 /* Reads the records of threads[0..n) in that order, each thread's in the
  * order they were written (the order its calls ended), converted to ns by
- * `map`. */
+ * `map`; with `sites` set, call sites too. */
 struct scope_record_reader {
     const struct scope_thread_records *threads;
     size_t nthreads;
     const struct scope_clock_map *map;
     struct scope_site_table *sites;   /* call sites go here; NULL: ignored */
     size_t thread;             /* the one being read */
+    /* Decoding the thread's record stream (record.h), across batches: */
+    struct scope_event held;   /* its last call, until its call site may follow */
+    int holding;
+    uint32_t def_number, def_n, def_have;     /* a stack definition being read */
+    uint64_t def_addrs[SCOPE_CALLSITE_MAX_DEPTH + 1];
+    int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the thread's numbers: site, or -1 */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */
     enum { THREAD_BUFFER, THREAD_SPILL, THREAD_DONE } part;   /* of it being read */
     uint64_t spill_read;       /* records read of it */

@@ -23,6 +23,7 @@ enum scope_thread_status {
 };
 
 struct scope_thread_buffer;
+struct scope_stack_table;
 
 struct scope_thread {
     struct scope_record *cur;  /* next free record */
@@ -32,6 +33,7 @@ struct scope_thread {
     struct scope_shadow_frame *sp_limit;
     uintptr_t stack_low, stack_high;     /* this thread's stack */
     struct scope_thread_buffer *buffer;
+    struct scope_stack_table *stacks;    /* numbered call-site stacks (callsite_stack.c) */
     uint64_t too_deep;                   /* calls not recorded: shadow stack full */
     int busy;                            /* >0 while scope's own code runs */
     int status;

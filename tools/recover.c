@@ -277,7 +277,7 @@ static int group_process(const struct process *proc, struct scope_event_groups *
     const struct scope_meta_header *m = proc->meta;
     const struct scope_meta_hook *hooks = scope_meta_hooks(m);
     uint32_t *hook_region = malloc(((size_t)m->nhooks + 1) * sizeof(uint32_t));
-    struct process_segments segs;
+    struct process_segments segs = {0};
     int rc = hook_region && map_segments(proc, &segs) == 0 ? 0 : -1;
     for (int32_t h = 0; rc == 0 && h < m->nhooks; h++) {
         hook_region[h] = hooks[h].region;

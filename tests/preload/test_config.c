@@ -397,6 +397,41 @@ START_TEST(test_display_names)
 }
 END_TEST
 
+START_TEST(test_callsite_depth)
+{
+    ck_assert_int_eq(load("[functions]\nsolve depth=4\nre:^MPI_ as mpi\tdepth=1\nplain\n"
+                          "solve_v2 as solve depth=0\n"), 0);
+    ck_assert_int_eq(cfg.callsite_depth, 0);
+    ck_assert_str_eq(pattern_text(0), "solve");
+    ck_assert_str_eq(pattern_text(1), "^MPI_");
+    ck_assert_str_eq(cfg.patterns[1].display, "mpi");
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 0), 4);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 1), 1);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 2), 0);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 3), 0);
+    /* the section's depth is every pattern's that has none of its own */
+    ck_assert_int_eq(load("[callsites]\ndepth = 2\n"), 0);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 0), 4);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 2), 2);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 3), 0);
+
+    static const struct { const char *text, *message; } bad[] = {
+        {"solve depth=17\n", "t.conf:1: bad call-site depth '17' (expected 0 to 16)"},
+        {"solve depth=\n", "t.conf:1: bad call-site depth '' (expected 0 to 16)"},
+        {"solve depth=-1\n", "t.conf:1: bad call-site depth '-1' (expected 0 to 16)"},
+        {"!solve depth=2\n", "t.conf:1: 'depth=' wants an included pattern: '!solve'"},
+        {"[callsites]\ndepth = two\n", "t.conf:2: bad call-site depth 'two' (expected 0 to 16)"},
+        {"[callsites]\nwidth = 2\n", "t.conf:2: unknown key 'width' in [callsites]"},
+        {"[callsites]\nsolve\n", "t.conf:2: expected 'key = value' in [callsites], got 'solve'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        scope_config_free(&cfg);
+        ck_assert_int_eq(load(bad[i].text), -1);
+        ck_assert_str_eq(err, bad[i].message);
+    }
+}
+END_TEST
+
 START_TEST(test_match_fortran_underscore)
 {
     ck_assert_int_eq(load("matmul\ndgemm_\nmat?\n"), 0);
@@ -469,6 +504,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_include_error_names_included_file);
     tcase_add_test(tc, test_include_recursion);
     tcase_add_test(tc, test_include_depth);
+    tcase_add_test(tc, test_callsite_depth);
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_env_list);
     tcase_add_test(tc, test_match_order_and_excludes);

@@ -1,0 +1,30 @@
+/* callsite_stack.h: the stack of a new call whose hook records call sites
+ * deeper than its caller: libunwind's local unwinding from scope's entry
+ * path out to the call's caller and beyond, and the thread's numbering of
+ * the stacks it has seen (record.h: each is defined once in the record
+ * stream before its number is used). Ordinary C, reached from the hot path
+ * through scope_call_saving_fpu. */
+#ifndef SCOPE_CALLSITE_STACK_H
+#define SCOPE_CALLSITE_STACK_H
+
+#include <stdint.h>
+
+#include "record.h"
+
+struct scope_thread;
+
+struct scope_stack_capture {
+    struct scope_thread *thread;   /* in: the calling thread */
+    const uint64_t *slot;          /* in: the new call's return-address slot */
+    uint32_t depth;                /* in: frames wanted, 2 .. SCOPE_CALLSITE_MAX_DEPTH */
+    uint32_t n;                    /* out: frames found; 0: none (the caller alone) */
+    uint64_t addrs[SCOPE_CALLSITE_MAX_DEPTH]; /* out: return addresses, the caller's first */
+    uint32_t number;               /* out: the thread's number for them */
+    int is_new;                    /* out: the number must be defined before use */
+};
+
+/* Fills the out fields of the struct scope_stack_capture at arg. The open
+ * hooked calls' return addresses must be on the stack (scope_shadow_unhook). */
+void scope_callsite_capture(void *arg) __attribute__((visibility("hidden")));
+
+#endif

@@ -1,0 +1,144 @@
+/* test_segment_decode.c: Check unit tests of decoding a thread's record
+ * stream with call sites (record.h): a call followed by its call-site
+ * record, stacks defined before use and redefined when the thread starts
+ * its numbering again, definitions cut short by a kill, and the same events
+ * whatever the batch size and wherever the buffer ends and the spill file
+ * begins. */
+#include <check.h>
+
+#include "../check_main.h"
+#include "segment_decode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The stream: calls a (hook 1, caller 0x401000), b (hook 2, stack 0 =
+ * {0x402000, 0x403000, 0x404000}), c (hook 3, no call site), d (hook 2,
+ * stack 0 again), e (hook 1, stack 0 redefined as {0x405000, 0x406000}),
+ * f (hook 1, caller 0x401000 again) and a definition cut short by a kill
+ * before g (hook 3, no call site). */
+static size_t stream(struct scope_record *r)
+{
+    size_t n = 0;
+    scope_record_encode(&r[n++], 10, 20, 1);
+    scope_callsite_encode(&r[n++], 0x401000, 0);
+    scope_stackdef_encode(&r[n++], 0, 3);
+    r[n++] = (struct scope_record){0x402000, 0x403000};
+    r[n++] = (struct scope_record){0x404000, 0};
+    scope_record_encode(&r[n++], 30, 40, 2);
+    scope_callsite_encode(&r[n++], 0x402000, 1);
+    scope_record_encode(&r[n++], 50, 60, 3);
+    scope_record_encode(&r[n++], 70, 80, 2);
+    scope_callsite_encode(&r[n++], 0x402000, 1);
+    scope_stackdef_encode(&r[n++], 0, 2);
+    r[n++] = (struct scope_record){0x405000, 0x406000};
+    scope_record_encode(&r[n++], 90, 100, 1);
+    scope_callsite_encode(&r[n++], 0x405000, 1);
+    scope_record_encode(&r[n++], 110, 120, 1);
+    scope_callsite_encode(&r[n++], 0x401000, 0);
+    scope_stackdef_encode(&r[n++], 1, 4);
+    r[n++] = (struct scope_record){0, 0};   /* killed: the payload never came */
+    scope_record_encode(&r[n++], 130, 140, 3);
+    return n;
+}
+
+static void check_events(const struct scope_event *e, size_t n, struct scope_site_table *sites)
+{
+    static const struct { int64_t start; uint32_t hook; size_t depth; uint64_t caller; } want[] = {
+        {10, 1, 1, 0x401000}, {30, 2, 3, 0x402000}, {50, 3, 0, 0}, {70, 2, 3, 0x402000},
+        {90, 1, 2, 0x405000}, {110, 1, 1, 0x401000}, {130, 3, 0, 0},
+    };
+    ck_assert_uint_eq(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(e[i].start, want[i].start);
+        ck_assert_int_eq(e[i].end, want[i].start + 10);
+        ck_assert_uint_eq(e[i].hook, want[i].hook);
+        if (!want[i].depth) {
+            ck_assert_int_eq(e[i].callsite, -1);
+            continue;
+        }
+        ck_assert_int_ge(e[i].callsite, 0);
+        ck_assert_uint_eq(scope_site_depth(sites, (size_t)e[i].callsite), want[i].depth);
+        ck_assert_uint_eq(scope_site_addrs(sites, (size_t)e[i].callsite)[0], want[i].caller);
+    }
+    ck_assert_int_eq(e[0].callsite, e[5].callsite);   /* the same caller: one site */
+    ck_assert_int_eq(e[1].callsite, e[3].callsite);   /* the same stack */
+    ck_assert_uint_eq(scope_site_addrs(sites, (size_t)e[1].callsite)[2], 0x404000);
+    ck_assert_uint_eq(scope_site_addrs(sites, (size_t)e[4].callsite)[1], 0x406000);
+    ck_assert_uint_eq(sites->nsites, 3);
+}
+
+/* Reads the stream with the first `in_buffer` records in the buffer and
+ * the rest in a spill file, `cap` events at a time. */
+static void read_back(size_t in_buffer, size_t cap)
+{
+    struct scope_record r[32];
+    size_t n = stream(r);
+    char spill[64];
+    snprintf(spill, sizeof spill, "/tmp/scope-test-decode-%d.spill", (int)getpid());
+    FILE *f = fopen(spill, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(r + in_buffer, sizeof(r[0]), n - in_buffer, f), n - in_buffer);
+    fclose(f);
+    struct scope_thread_records t = {.spill_path = spill, .spilled = n - in_buffer,
+                                     .records = r, .capacity = in_buffer};
+    struct scope_clock_calibration ns = {0};
+    struct scope_clock_map same;
+    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
+    struct scope_site_table sites;
+    scope_site_table_init(&sites);
+    static struct scope_record_reader in;
+    scope_record_reader_init(&in, &t, 1, &same);
+    in.sites = &sites;
+    struct scope_event e[16];
+    size_t got = 0;
+    char err[128];
+    for (long k; (k = scope_record_reader_next(&in, e + got, cap, err, sizeof err)) != 0;) {
+        ck_assert_msg(k > 0, "%s", err);
+        got += (size_t)k;
+        ck_assert_uint_le(got, 9);
+    }
+    scope_record_reader_close(&in);
+    unlink(spill);
+    check_events(e, got, &sites);
+    scope_site_table_free(&sites);
+}
+
+START_TEST(every_batch_and_split)
+{
+    for (size_t in_buffer = 0; in_buffer <= 19; in_buffer++)
+        for (size_t cap = 1; cap <= 8; cap++)
+            read_back(in_buffer, cap);
+}
+END_TEST
+
+START_TEST(without_sites_table)
+{
+    struct scope_record r[32];
+    size_t n = stream(r);
+    struct scope_thread_records t = {.records = r, .capacity = n};
+    struct scope_clock_calibration ns = {0};
+    struct scope_clock_map same;
+    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
+    static struct scope_record_reader in;
+    scope_record_reader_init(&in, &t, 1, &same);
+    struct scope_event e[16];
+    char err[128];
+    ck_assert_int_eq(scope_record_reader_next(&in, e, 16, err, sizeof err), 6);
+    ck_assert_int_eq(scope_record_reader_next(&in, e + 6, 16, err, sizeof err), 1);
+    ck_assert_int_eq(scope_record_reader_next(&in, e, 16, err, sizeof err), 0);
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_int_eq(e[i].callsite, -1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("segment_decode");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, every_batch_and_split);
+    tcase_add_test(tc, without_sites_table);
+    suite_add_tcase(s, tc);
+    return scope_check_run(s);
+}
