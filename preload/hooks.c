@@ -178,25 +178,25 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
 /* Everything the fast path below does not handle: the thread's first
  * call, recursion into scope, recording off, no TSC, dead frames, a full
  * shadow stack. Kept out of line so the fast path saves no registers. */
-static __attribute__((noinline, cold)) void entry_slow(struct scope_thread *t, uint64_t *frame,
-                                                       uint32_t hook)
+static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, uint64_t *frame,
+                                                      uint32_t hook)
 {
     if (t->status != SCOPE_THREAD_ACTIVE) {
         if (t->status == SCOPE_THREAD_OFF || t->busy || !scope_recording)
-            return;
+            return 0;
         scope_call_saving_fpu(scope_thread_activate, t);
         if (t->status != SCOPE_THREAD_ACTIVE)
-            return;
+            return 0;
     }
     if (t->busy || !scope_recording)
-        return;
+        return 0;
     uint64_t *slot = &frame[1];
     uint64_t now = now_raw();
     if (t->sp > t->sp_base && (t->sp - 1)->slot <= slot)
         close_dead_frames(t, slot, now);
     if (t->sp == t->sp_limit) {
         t->too_deep++;
-        return;
+        return 0;
     }
     uint32_t stack = 0;
     if (scope_hook_callsite_depth[hook] > 1) {
@@ -204,9 +204,11 @@ static __attribute__((noinline, cold)) void entry_slow(struct scope_thread *t, u
         now = now_raw();   /* the unwind is not the call's time */
     }
     push_frame(t, slot, hook, now, stack);
+    return 1;
 }
 
-__attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
+/* Non-zero when the call is recorded: its return goes to scope_exit_stub. */
+__attribute__((visibility("hidden"))) int scope_on_entry(uint64_t *frame)
 {
     struct scope_thread *t = &scope_tls;
     uint32_t hook = (uint32_t)frame[0];
@@ -217,10 +219,10 @@ __attribute__((visibility("hidden"))) void scope_on_entry(uint64_t *frame)
                  !scope_clock_uses_tsc || f == t->sp_limit ||
                  (f > t->sp_base && (f - 1)->slot <= slot) ||
                  scope_hook_callsite_depth[hook] > 1)) {
-        entry_slow(t, frame, hook);
-        return;
+        return entry_slow(t, frame, hook);
     }
     push_frame(t, slot, hook, __builtin_ia32_rdtsc(), 0);
+    return 1;
 }
 
 /* The general exit: frames above ours were skipped (longjmp past them) and
