@@ -1,4 +1,6 @@
-/* region_stream.c: streams a region's start_times, end_times and thread_ids.
+/* region_stream.c: streams a region's start_times, end_times, thread_ids
+ * and, once a call has one, callsite_ids (-1: none; created late, its
+ * earlier chunks are never written and read as its fill value, -1).
  * Events collect in a window; a region that fits in one window gets datasets
  * of its exact size (compact when small, one compressed chunk otherwise), a
  * larger one gets chunked, extensible, compressed datasets that grow by one
@@ -18,18 +20,24 @@
 #define DEFLATE_LEVEL 1  /* what the filter would use; chunk_codec encodes */
 
 static const char *const column_name[REGION_NCOLUMNS] = {
-    "start_times", "end_times", "thread_ids"};
+    "start_times", "end_times", "thread_ids", "callsite_ids"};
 static const size_t column_size[REGION_NCOLUMNS] = {
-    sizeof(int64_t), sizeof(int64_t), sizeof(int32_t)};
+    sizeof(int64_t), sizeof(int64_t), sizeof(int32_t), sizeof(int32_t)};
 
 static hid_t column_file_type(int c)
 {
-    return c == REGION_THREAD ? H5T_STD_I32LE : H5T_STD_I64LE;
+    return c >= REGION_THREAD ? H5T_STD_I32LE : H5T_STD_I64LE;
 }
 
 static hid_t column_mem_type(int c)
 {
-    return c == REGION_THREAD ? H5T_NATIVE_INT32 : H5T_NATIVE_INT64;
+    return c >= REGION_THREAD ? H5T_NATIVE_INT32 : H5T_NATIVE_INT64;
+}
+
+/* The columns the region writes: callsite_ids only once it has a site. */
+static int columns(const struct region_stream *r)
+{
+    return r->has_callsites ? REGION_NCOLUMNS : REGION_CALLSITE;
 }
 
 static void reset(struct region_stream *r)
@@ -39,6 +47,7 @@ static void reset(struct region_stream *r)
         r->dset[c] = H5I_INVALID_HID;
     r->chunk = 0;
     r->buffered = 0;
+    r->has_callsites = 0;
     r->written = 0;
     r->stats = (struct call_stats){0};
     r->has_self = 0;
@@ -108,11 +117,17 @@ int region_begin(struct region_stream *r, hid_t regions,
     return 0;
 }
 
-/* Dataset creation properties: chunk == 0 means not chunked (compact). */
-static hid_t make_dcpl(hsize_t chunk, const struct h5_err *e)
+/* Dataset creation properties of column c: chunk == 0 means not chunked
+ * (compact). */
+static hid_t make_dcpl(int c, hsize_t chunk, const struct h5_err *e)
 {
+    static const int32_t no_callsite = -1;
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (dcpl < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)
+    if (dcpl < 0)
+        goto fail;
+    if (c != REGION_CALLSITE ? H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0
+                             : H5Pset_fill_value(dcpl, H5T_NATIVE_INT32, &no_callsite) < 0 ||
+                                   H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) < 0)
         goto fail;
     if (chunk == 0) {
         if (H5Pset_layout(dcpl, H5D_COMPACT) < 0)
@@ -129,22 +144,17 @@ fail:
     return H5I_INVALID_HID;
 }
 
-/* Creates the three datasets with dims {size} and max dims {max}. */
-static int create_datasets(struct region_stream *r, hsize_t size, hsize_t max,
-                           hsize_t chunk)
+/* Creates column c's dataset with dims {size} and max dims {max}. */
+static int create_column(struct region_stream *r, int c, hsize_t size, hsize_t max)
 {
-    hid_t dcpl = make_dcpl(chunk, &r->err);
+    hid_t dcpl = make_dcpl(c, r->chunk, &r->err);
     if (dcpl < 0)
         return -1;
-    r->chunk = chunk;
     hid_t space = H5Screate_simple(1, &size, &max);
-    int rc = space < 0 ? h5_fail(&r->err, "cannot make a dataspace") : 0;
-    for (int c = 0; rc == 0 && c < REGION_NCOLUMNS; c++) {
-        r->dset[c] = H5Dcreate2(r->group, column_name[c], column_file_type(c),
-                                space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-        if (r->dset[c] < 0)
-            rc = h5_fail(&r->err, "cannot create dataset %s", column_name[c]);
-    }
+    if (space >= 0)
+        r->dset[c] = H5Dcreate2(r->group, column_name[c], column_file_type(c), space,
+                                H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    int rc = r->dset[c] < 0 ? h5_fail(&r->err, "cannot create dataset %s", column_name[c]) : 0;
     if (space >= 0)
         H5Sclose(space);
     H5Pclose(dcpl);
@@ -154,12 +164,21 @@ static int create_datasets(struct region_stream *r, hsize_t size, hsize_t max,
 /* Datasets for a region whose final size is known (it fits one window). */
 static int create_final(struct region_stream *r, hsize_t n)
 {
-    return create_datasets(r, n, n, n < REGION_COMPRESS_MIN ? 0 : n);
+    r->chunk = n < REGION_COMPRESS_MIN ? 0 : n;
+    for (int c = 0; c < columns(r); c++)
+        if (create_column(r, c, n, n) < 0)
+            return -1;
+    return 0;
 }
 
+/* The columns missing from an extensible region, at its current extent. */
 static int create_extensible(struct region_stream *r)
 {
-    return create_datasets(r, 0, H5S_UNLIMITED, REGION_WINDOW);
+    r->chunk = REGION_WINDOW;
+    for (int c = 0; c < columns(r); c++)
+        if (r->dset[c] < 0 && create_column(r, c, r->written, H5S_UNLIMITED) < 0)
+            return -1;
+    return 0;
 }
 
 /* Writes the buffered events of one column at offset r->written through
@@ -209,7 +228,7 @@ static int write_column(struct region_stream *r, int c, int extend)
 
 static int write_window(struct region_stream *r, int extend)
 {
-    for (int c = 0; c < REGION_NCOLUMNS && r->buffered > 0; c++)
+    for (int c = 0; c < columns(r) && r->buffered > 0; c++)
         if (write_column(r, c, extend) < 0)
             return -1;
     r->written += r->buffered;
@@ -217,30 +236,41 @@ static int write_window(struct region_stream *r, int extend)
     return 0;
 }
 
-/* The window is full: the region needs extensible datasets. */
+/* The window is full: the region needs extensible datasets (and the
+ * callsite_ids one, when its first site came in this window). */
 static int flush_window(struct region_stream *r)
 {
-    if (r->dset[0] < 0 && create_extensible(r) < 0)
+    if (create_extensible(r) < 0)
         return -1;
     return write_window(r, 1);
 }
 
-static void buffer_events(struct region_stream *r, const int64_t *start,
-                          const int64_t *end, const int32_t *thread_ids, size_t n)
+/* Copies n ids into to, or fills it with `none` when ids is NULL. */
+static void copy_ids(int32_t *to, const int32_t *ids, int32_t none, size_t n)
+{
+    if (ids) {
+        memcpy(to, ids, n * sizeof *to);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        to[i] = none;
+}
+
+static void buffer_events(struct region_stream *r, const int64_t *start, const int64_t *end,
+                          const int32_t *thread_ids, const int32_t *callsite_ids, size_t n)
 {
     int64_t *s = r->buf[REGION_START], *e = r->buf[REGION_END];
-    int32_t *t = r->buf[REGION_THREAD];
     memcpy(s + r->buffered, start, n * sizeof *s);
     memcpy(e + r->buffered, end, n * sizeof *e);
-    if (thread_ids)
-        memcpy(t + r->buffered, thread_ids, n * sizeof *t);
-    else
-        memset(t + r->buffered, 0, n * sizeof *t);
+    copy_ids((int32_t *)r->buf[REGION_THREAD] + r->buffered, thread_ids, 0, n);
+    copy_ids((int32_t *)r->buf[REGION_CALLSITE] + r->buffered, callsite_ids, -1, n);
+    for (size_t i = 0; callsite_ids && !r->has_callsites && i < n; i++)
+        r->has_callsites = callsite_ids[i] >= 0;
     r->buffered += n;
 }
 
-int region_append(struct region_stream *r, const int64_t *start,
-                  const int64_t *end, const int32_t *thread_ids, size_t n)
+int region_append(struct region_stream *r, const int64_t *start, const int64_t *end,
+                  const int32_t *thread_ids, const int32_t *callsite_ids, size_t n)
 {
     if (n > 0 && (!start || !end)) {
         snprintf(r->err.buf, r->err.len, "append: start and end must not be NULL");
@@ -252,12 +282,14 @@ int region_append(struct region_stream *r, const int64_t *start,
         size_t take = REGION_WINDOW - r->buffered;
         if (take > n)
             take = n;
-        buffer_events(r, start, end, thread_ids, take);
+        buffer_events(r, start, end, thread_ids, callsite_ids, take);
         call_stats_add(&r->stats, start, end, take);
         start += take;
         end += take;
         if (thread_ids)
             thread_ids += take;
+        if (callsite_ids)
+            callsite_ids += take;
         n -= take;
     }
     return 0;
@@ -266,12 +298,12 @@ int region_append(struct region_stream *r, const int64_t *start,
 int region_end(struct region_stream *r)
 {
     int extend = r->dset[0] >= 0;
-    if (!extend && create_final(r, r->buffered) < 0)
+    if ((extend ? create_extensible(r) : create_final(r, r->buffered)) < 0)
         return -1;
     if (write_window(r, extend) < 0 ||
         region_stats_write(&r->stats, r->group, r->has_self, r->self_ns, &r->err) < 0)
         return -1;
-    for (int c = 0; c < REGION_NCOLUMNS; c++)
+    for (int c = 0; c < columns(r); c++)
         if (h5_close(&r->dset[c]) < 0)
             return h5_fail(&r->err, "cannot close %s", column_name[c]);
     if (h5_close(&r->group) < 0)

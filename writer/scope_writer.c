@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callsite_table.h"
 #include "h5_util.h"
 #include "region_stream.h"
 
@@ -211,17 +212,16 @@ static int w_begin_region(scope_writer *w, const struct scope_region_info *info)
 static int w_append(scope_writer *w, const int64_t *start, const int64_t *end,
                     const int32_t *thread_ids, const int32_t *callsite_ids, size_t n)
 {
-    (void)callsite_ids;   /* TODO(cs-writer): the callsite_ids dataset */
     if (enter(w, IN_REGION, "append") < 0)
         return -1;
-    return leave(w, region_append(&w->region, start, end, thread_ids, n));
+    return leave(w, region_append(&w->region, start, end, thread_ids, callsite_ids, n));
 }
 
 static int w_callsites(scope_writer *w, const struct scope_callsite_table *table)
 {
-    (void)w;   /* TODO(cs-writer): /metadata/callsite_frames and /metadata/callsites */
-    (void)table;
-    return 0;
+    if (enter(w, IN_FILE, "callsites") < 0)
+        return -1;
+    return leave(w, callsite_table_write(w->file, table, &w->e));
 }
 
 static int w_end_region(scope_writer *w)

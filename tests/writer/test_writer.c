@@ -504,6 +504,136 @@ START_TEST(escape_truncates)
 }
 END_TEST
 
+/* Appends n calls (start i, end i + 1) from `from`, with ids[i] or none. */
+static void append_calls(scope_writer *w, size_t from, size_t n, const int32_t *ids)
+{
+    int64_t *t = malloc((n + 1) * sizeof *t);
+    for (size_t i = 0; i <= n; i++)
+        t[i] = (int64_t)(from + i);
+    ck_assert_int_eq(api()->append(w, t, t + 1, NULL, ids, n), 0);
+    free(t);
+}
+
+static void write_region(scope_writer *w, const char *name, size_t plain, size_t with_ids)
+{
+    struct scope_region_info region = {.name = name};
+    ck_assert_int_eq(api()->begin_region(w, &region), 0);
+    append_calls(w, 0, plain, NULL);
+    int32_t *ids = malloc((with_ids + 1) * sizeof *ids);
+    for (size_t i = 0; i < with_ids; i++)
+        ids[i] = i % 3 == 2 ? -1 : (int32_t)(i % 3);
+    append_calls(w, plain, with_ids, ids);
+    free(ids);
+    ck_assert_int_eq(api()->end_region(w), 0);
+}
+
+/* callsite_ids of region `name` in rank 0: every call, -1 where it had none. */
+static void assert_callsite_ids(hid_t file, const char *name, size_t plain, size_t with_ids)
+{
+    char group_path[64];
+    snprintf(group_path, sizeof group_path, "/rank0/regions/%s", name);
+    hid_t g = H5Gopen2(file, group_path, H5P_DEFAULT);
+    ck_assert_int_ge(g, 0);
+    int32_t *ids;
+    ck_assert_uint_eq(read_column(g, "callsite_ids", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                                  sizeof *ids, (void **)&ids), plain + with_ids);
+    for (size_t i = 0; i < plain + with_ids; i++) {
+        size_t k = i - plain;
+        int32_t want = i < plain || k % 3 == 2 ? -1 : (int32_t)(k % 3);
+        ck_assert_msg(ids[i] == want, "%s: call %zu has site %d, not %d", name, i, ids[i], want);
+    }
+    free(ids);
+    H5Gclose(g);
+}
+
+struct frame_back {
+    char *module, *function, *file;
+    uint64_t offset;
+    int32_t line;
+};
+
+START_TEST(callsites_read_back)
+{
+    char err[512];
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_msg(w != NULL, "create: %s", err);
+    struct scope_rank_info rank = sample_rank(0);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    write_region(w, "small", 2, 5);                      /* compact */
+    write_region(w, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);   /* ids after a window */
+    write_region(w, "none", 3, 0);
+    ck_assert_int_eq(api()->end_rank(w), 0);
+    const struct scope_callsite_frame frames[] = {
+        {"/bin/app", "caller_a", "app.c", 15, 26},
+        {"/bin/app", "main", "app.c", 61, 48},
+        {"/lib/libx.so", NULL, NULL, 0x1234, 0},
+    };
+    const int32_t sites[] = {0, 1, 2, -1, 0, -1};
+    struct scope_callsite_table table = {frames, 3, sites, 3, 2};
+    ck_assert_int_eq(api()->callsites(w, &table), 0);
+    ck_assert_msg(api()->finish(w) == 0, "finish: %s", api()->error(NULL));
+
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    assert_callsite_ids(file, "small", 2, 5);
+    assert_callsite_ids(file, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);
+    ck_assert_int_eq(H5Lexists(file, "/rank0/regions/none/callsite_ids", H5P_DEFAULT), 0);
+
+    hid_t d = H5Dopen2(file, "/metadata/callsites", H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    hid_t space = H5Dget_space(d);
+    hsize_t dims[2];
+    ck_assert_int_eq(H5Sget_simple_extent_dims(space, dims, NULL), 2);
+    ck_assert_uint_eq(dims[0], 3);
+    ck_assert_uint_eq(dims[1], 2);
+    int32_t back[6];
+    ck_assert_int_ge(H5Dread(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, back), 0);
+    ck_assert_mem_eq(back, sites, sizeof sites);
+    H5Sclose(space);
+    H5Dclose(d);
+
+    hid_t str = H5Tcopy(H5T_C_S1);
+    H5Tset_size(str, H5T_VARIABLE);
+    H5Tset_cset(str, H5T_CSET_UTF8);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct frame_back));
+    H5Tinsert(t, "module", HOFFSET(struct frame_back, module), str);
+    H5Tinsert(t, "function", HOFFSET(struct frame_back, function), str);
+    H5Tinsert(t, "file", HOFFSET(struct frame_back, file), str);
+    H5Tinsert(t, "offset", HOFFSET(struct frame_back, offset), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "line", HOFFSET(struct frame_back, line), H5T_NATIVE_INT32);
+    d = H5Dopen2(file, "/metadata/callsite_frames", H5P_DEFAULT);
+    ck_assert_int_ge(d, 0);
+    struct frame_back f[3];
+    ck_assert_int_ge(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, f), 0);
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_str_eq(f[i].module, frames[i].module);
+        ck_assert_str_eq(f[i].function, frames[i].function ? frames[i].function : "");
+        ck_assert_str_eq(f[i].file, frames[i].file ? frames[i].file : "");
+        ck_assert_uint_eq(f[i].offset, frames[i].offset);
+        ck_assert_int_eq(f[i].line, frames[i].line);
+    }
+    space = H5Dget_space(d);
+    H5Dvlen_reclaim(t, space, H5P_DEFAULT, f);
+    H5Sclose(space);
+    H5Dclose(d);
+    H5Tclose(t);
+    H5Tclose(str);
+    H5Fclose(file);
+}
+END_TEST
+
+START_TEST(callsites_out_of_order_fail)
+{
+    scope_writer *w = open_region();
+    const struct scope_callsite_frame frame = {"/bin/app", "main", "app.c", 1, 1};
+    const int32_t site = 0;
+    struct scope_callsite_table table = {&frame, 1, &site, 1, 1};
+    ck_assert_int_eq(api()->callsites(w, &table), -1);
+    ck_assert_ptr_nonnull(strstr(api()->error(w), "callsites: out of order"));
+    api()->abort(w);
+}
+END_TEST
+
 static Suite *writer_suite(void)
 {
     Suite *s = suite_create("writer");
@@ -520,6 +650,8 @@ static Suite *writer_suite(void)
     tcase_add_test(file, bad_arguments_fail);
     tcase_add_test(file, hdf5_errors_are_quiet);
     tcase_add_test(file, failed_rename_removes_temporary);
+    tcase_add_test(file, callsites_read_back);
+    tcase_add_test(file, callsites_out_of_order_fail);
     suite_add_tcase(s, file);
     TCase *escape = tcase_create("escape");
     tcase_add_test(escape, escape_names);
