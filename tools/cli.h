@@ -93,6 +93,11 @@ FILE *cli_open_selection_output(const scope_file *f, const cli_options *opt, sco
 /* Close (rename into place) or, when failed or on a write error, remove. */
 int cli_output_close(FILE *out, const char *path, bool failed, scope_error *err);
 
+/* Frames from .. to-1 of call site `site` as "label<sep>label...", each
+ * as scope_frame_label() gives it; "" for site -1. Returns buf. */
+const char *cli_callsite_text(const scope_file *f, long site, size_t from, size_t to,
+                              const char *sep, char *buf, size_t len);
+
 /* The per-region load imbalance table (scope imbalance, scope summary). */
 void cli_imbalance_table(const scope_file *f, const scope_filter *flt, report *out);
 
@@ -100,6 +105,6 @@ void cli_imbalance_table(const scope_file *f, const scope_filter *flt, report *o
 extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
     cmd_recover;
-extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff;
+extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_callsites;
 
 #endif

@@ -60,6 +60,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                     .duration = reader_seconds(end - start),
                     .start_ns = start, .end_ns = end,
                     .call_id = id[i].call_id, .parent_id = id[i].parent_id,
+                    .callsite = s->pub.callsite_ids ? s->pub.callsite_ids[i] : -1,
                 };
                 rc = fn(ctx, &ev);
                 if (rc < 0)

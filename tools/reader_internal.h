@@ -16,6 +16,7 @@ typedef struct series {
     bool loaded;
     char *where;        /* the region group's path in the file */
     bool has_threads;   /* the group has a thread_ids dataset */
+    bool has_callsites; /* the group has a callsite_ids dataset */
     struct call_stats stats;
     bool has_self;      /* the writer stored self_ns */
     int64_t self_ns;
@@ -39,6 +40,11 @@ struct scope_file {
     size_t n_regions;
     series **table;   /* [region * n_ranks + rank_index], NULL = not recorded */
 
+    scope_frame *frames;  /* /metadata/callsite_frames */
+    size_t n_frames;
+    int32_t *sites;       /* /metadata/callsites: n_sites * site_depth frame indices */
+    size_t n_sites, site_depth;
+
     size_t n_events;
     bool has_threads;
     bool has_run_start;
@@ -57,6 +63,11 @@ int reader_load_series(const scope_file *f, const series *s, scope_error *err);
  * s->has_self, s->self_ns: 1 when present and consistent, 0 when the group
  * has none, -1 (err set) when they are damaged. */
 int reader_read_stats(hid_t group, series *s, const char *where, scope_error *err);
+
+/* Reads /metadata/callsite_frames and /metadata/callsites when the file
+ * has them (before the regions: their ids are checked against it). */
+int reader_load_callsites(scope_file *f, hid_t metadata, scope_error *err);
+void reader_free_callsites(scope_file *f);
 
 /* Index of a rank id in f->ranks, -1 when absent. */
 long reader_rank_index(const scope_file *f, int rank);

@@ -53,6 +53,7 @@ static void free_series(series *s)
     free((void *)s->pub.start_ns);
     free((void *)s->pub.end_ns);
     free((void *)s->pub.thread_ids);
+    free((void *)s->pub.callsite_ids);
     free(s->order);
     free(s->where);
     free(s);
@@ -97,12 +98,27 @@ static int index_series(series *s, scope_error *err)
     return 0;
 }
 
+/* Reads the region's call-site ids, each -1 or a site of the file's table. */
+static int read_callsite_ids(hid_t group, series *s, size_t n_sites, void **ids, size_t *n,
+                             scope_error *err)
+{
+    if (h5_read_vector(group, "callsite_ids", H5T_NATIVE_INT32, sizeof(int32_t), ids, n,
+                       s->where, err) < 0)
+        return -1;
+    const int32_t *id = *ids;
+    for (size_t i = 0; i < *n; i++)
+        if (id[i] < -1 || id[i] >= (int64_t)n_sites)
+            return reader_fail(err, "%s: call %zu: call site %d of %zu", s->where, i, id[i],
+                               n_sites);
+    return 0;
+}
+
 /* Reads the calls of the region group into s. With statistics from the
  * file, the count must match them; without, they are computed here. */
-static int read_calls(hid_t group, series *s, bool have_stats, scope_error *err)
+static int read_calls(hid_t group, series *s, bool have_stats, size_t n_sites, scope_error *err)
 {
-    size_t n_start = 0, n_end = 0, n_thr = 0;
-    void *start = NULL, *end = NULL, *thr = NULL;
+    size_t n_start = 0, n_end = 0, n_thr = 0, n_sites_read = 0;
+    void *start = NULL, *end = NULL, *thr = NULL, *sites = NULL;
     int rc = h5_read_vector(group, "start_times", H5T_NATIVE_INT64, sizeof(int64_t), &start,
                             &n_start, s->where, err);
     if (rc == 0)
@@ -111,15 +127,21 @@ static int read_calls(hid_t group, series *s, bool have_stats, scope_error *err)
     if (rc == 0 && s->has_threads)
         rc = h5_read_vector(group, "thread_ids", H5T_NATIVE_INT32, sizeof(int32_t), &thr,
                             &n_thr, s->where, err);
+    if (rc == 0 && s->has_callsites)
+        rc = read_callsite_ids(group, s, n_sites, &sites, &n_sites_read, err);
     s->pub.start_ns = start;
     s->pub.end_ns = end;
     s->pub.thread_ids = thr;
+    s->pub.callsite_ids = sites;
     s->pub.count = n_start;
     s->loaded = true;
     if (rc == 0 && n_start != n_end)
         rc = reader_fail(err, "%s: %zu start_times but %zu end_times", s->where, n_start, n_end);
     if (rc == 0 && s->has_threads && n_thr != n_start)
         rc = reader_fail(err, "%s: %zu start_times but %zu thread_ids", s->where, n_start, n_thr);
+    if (rc == 0 && s->has_callsites && n_sites_read != n_start)
+        rc = reader_fail(err, "%s: %zu start_times but %zu callsite_ids", s->where, n_start,
+                         n_sites_read);
     if (rc == 0 && have_stats && (int64_t)n_start != s->stats.calls)
         rc = reader_fail(err, "%s: %zu calls but the statistics say %lld", s->where, n_start,
                          (long long)s->stats.calls);
@@ -131,6 +153,7 @@ static int read_calls(hid_t group, series *s, bool have_stats, scope_error *err)
         free((void *)s->pub.start_ns);
         free((void *)s->pub.end_ns);
         free((void *)s->pub.thread_ids);
+        free((void *)s->pub.callsite_ids);
         free(s->order);
         s->pub = (scope_series){.count = have_stats ? (size_t)s->stats.calls : 0};
         s->order = NULL;
@@ -151,6 +174,7 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
         return NULL;
     }
     s->has_threads = h5_has_dataset(group, "thread_ids");
+    s->has_callsites = h5_has_dataset(group, "callsite_ids");
     int have = f->use_stats ? reader_read_stats(group, s, where, err) : 0;
     size_t n_start = 0, n_end = 0;
     if (have == 1 && (h5_vector_length(group, "start_times", &n_start) < 0 ||
@@ -162,7 +186,7 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
     if (have == 1)
         s->pub.count = n_start;
     else if (have == 0)
-        have = read_calls(group, s, false, err);
+        have = read_calls(group, s, false, f->n_sites, err);
     if (have < 0) {
         free_series(s);
         return NULL;
@@ -181,7 +205,7 @@ int reader_load_series(const scope_file *f, const series *cs, scope_error *err)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
     int rc = g < 0 ? reader_fail(err, "%s: cannot open the group", s->where)
-                   : read_calls(g, s, true, err);
+                   : read_calls(g, s, true, f->n_sites, err);
     if (g >= 0)
         H5Gclose(g);
     H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
@@ -291,6 +315,8 @@ static int load_top_level(loader *ld, hid_t file)
         if (strcmp(names[i], "metadata") == 0 && group) {
             hid_t g = H5Gopen2(file, "metadata", H5P_DEFAULT);
             rc = h5_read_all_attrs(g, &f->meta, &f->n_meta, ld->err);
+            if (rc == 0)
+                rc = reader_load_callsites(f, g, ld->err);
             H5Gclose(g);
         } else if (rank >= 0 && group) {
             f->ranks[f->n_ranks++] = (int)rank;
@@ -462,6 +488,7 @@ void scope_close(scope_file *f)
     for (size_t i = 0; f->names && i < f->n_regions; i++)
         free(f->names[i]);
     h5_free_meta(f->meta, f->n_meta);
+    reader_free_callsites(f);
     if (f->h5 >= 0)
         H5Fclose(f->h5);
     free(f->table);

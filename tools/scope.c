@@ -13,6 +13,7 @@ static const cli_command *const commands[] = {
     &cmd_events,
     &cmd_tree,
     &cmd_imbalance,
+    &cmd_callsites,
     &cmd_export,
     &cmd_plot,
     &cmd_diff,

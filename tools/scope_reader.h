@@ -94,6 +94,7 @@ typedef struct scope_series {
     const int64_t *start_ns;
     const int64_t *end_ns;
     const int32_t *thread_ids; /* NULL when the file has none */
+    const int32_t *callsite_ids; /* NULL when the region has none; -1: no call site */
 } scope_series;
 
 /* NULL when the region was not recorded on that rank (or no such rank). */
@@ -208,6 +209,7 @@ typedef struct scope_event {
     int64_t start_ns, end_ns; /* raw clock values */
     long call_id;      /* index in the rank's call_stack() */
     long parent_id;    /* parent's index there, or -1 */
+    long callsite;     /* index in the call-site table, -1 for none */
 } scope_event;
 
 /* One entry per recorded call, in region -> rank -> call order. The caller
@@ -262,6 +264,51 @@ SCOPE_API void scope_children_free(scope_children *children);
  * scope_region_count() entries. */
 SCOPE_API int scope_self_times_ns(const scope_file *f, int rank, int64_t *self_ns,
                                   scope_error *err);
+
+/* ---- Call sites ------------------------------------------------------ */
+
+/* Where calls came from, when the run recorded call sites (/metadata/
+ * callsites): a table of stacks, each a list of frames, the caller first. */
+typedef struct scope_frame {
+    const char *module;   /* path of the module holding the return address */
+    const char *function; /* "" when unknown */
+    const char *file;     /* "" without debug information */
+    uint64_t offset;      /* return address - function (or module) start */
+    int line;             /* 0 when unknown */
+} scope_frame;
+
+SCOPE_API bool scope_has_callsites(const scope_file *f);
+SCOPE_API size_t scope_callsite_count(const scope_file *f);
+/* Frames of the deepest stack (the depth the run recorded). */
+SCOPE_API size_t scope_callsite_depth(const scope_file *f);
+/* Frame `level` (0: the caller) of call site `site`; NULL past its stack. */
+SCOPE_API const scope_frame *scope_callsite_frame(const scope_file *f, size_t site, size_t level);
+/* A frame as one line: "function (file:line)", "function+0xOFFSET (module)"
+ * without a line, "module+0xOFFSET" without a function. Returns buf. */
+SCOPE_API const char *scope_frame_label(const scope_frame *fr, char *buf, size_t len);
+
+/* One call site of one region over the filter's ranks: what `scope
+ * callsites` prints. callsite -1 gathers the calls without one. */
+#define SCOPE_SLOWEST_RANKS 3
+typedef struct scope_callsite_stats {
+    size_t region;
+    long callsite;
+    size_t calls;
+    double total, mean;   /* seconds */
+    double share;         /* of the region's time over the same ranks */
+    size_t ranks;         /* ranks where it was called */
+    /* the ranks with the most time at this site, slowest first */
+    int slowest_ranks[SCOPE_SLOWEST_RANKS];
+    double slowest_totals[SCOPE_SLOWEST_RANKS];
+    size_t n_slowest;
+} scope_callsite_stats;
+
+/* Per region kept by flt (in region order) its call sites by total time,
+ * largest first; only regions whose calls have call sites. The caller
+ * frees; NULL on error, a non-NULL empty array with *count = 0 when no
+ * selected call has a call site. */
+SCOPE_API scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *flt,
+                                                size_t *count, scope_error *err);
 
 /* ---- Flame tree ------------------------------------------------------ */
 

@@ -1,0 +1,163 @@
+/* scope_callsites(): per region, its calls grouped by call site over the
+ * filter's ranks: count, total, mean, share of the region, and the ranks
+ * that spent the most time at each site. One region at a time: a slot per
+ * site the region uses (found through a table indexed by site), per-rank
+ * totals summed into the slots rank by rank. */
+#include "reader_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct site_acc {
+    long callsite;
+    size_t calls, ranks, rank_calls;
+    int64_t total_ns, rank_ns;    /* rank_*: of the rank being read */
+    int slowest[SCOPE_SLOWEST_RANKS];
+    int64_t slowest_ns[SCOPE_SLOWEST_RANKS];
+    size_t n_slowest;
+} site_acc;
+
+typedef struct region_sites {
+    long *slot_of;        /* [site + 1] -> slot, -1 when unused */
+    site_acc *acc;
+    size_t n, cap;
+} region_sites;
+
+static site_acc *slot(region_sites *rs, long site)
+{
+    long *k = &rs->slot_of[site + 1];
+    if (*k >= 0)
+        return &rs->acc[*k];
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 16;
+        site_acc *grown = realloc(rs->acc, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        rs->acc = grown;
+        rs->cap = cap;
+    }
+    *k = (long)rs->n;
+    rs->acc[rs->n] = (site_acc){.callsite = site};
+    return &rs->acc[rs->n++];
+}
+
+/* The rank's calls at the site count; its time goes among the slowest,
+ * kept in order. */
+static void rank_done(site_acc *a, int rank)
+{
+    a->ranks++;
+    size_t i = a->n_slowest < SCOPE_SLOWEST_RANKS ? a->n_slowest++ : SCOPE_SLOWEST_RANKS;
+    while (i > 0 && a->slowest_ns[i - 1] < a->rank_ns) {
+        if (i < SCOPE_SLOWEST_RANKS) {
+            a->slowest[i] = a->slowest[i - 1];
+            a->slowest_ns[i] = a->slowest_ns[i - 1];
+        }
+        i--;
+    }
+    if (i < SCOPE_SLOWEST_RANKS) {
+        a->slowest[i] = rank;
+        a->slowest_ns[i] = a->rank_ns;
+    }
+    a->total_ns += a->rank_ns;
+    a->rank_ns = 0;
+    a->rank_calls = 0;
+}
+
+/* Adds one rank's calls of a region. */
+static int add_rank(region_sites *rs, const scope_series *p, int rank, scope_error *err)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        site_acc *a = slot(rs, p->callsite_ids[i]);
+        if (!a)
+            return reader_fail(err, "out of memory");
+        a->calls++;
+        a->rank_calls++;
+        a->rank_ns += p->end_ns[i] - p->start_ns[i];
+    }
+    for (size_t k = 0; k < rs->n; k++)
+        if (rs->acc[k].rank_calls > 0)
+            rank_done(&rs->acc[k], rank);
+    return 0;
+}
+
+static int by_total(const void *a, const void *b)
+{
+    const scope_callsite_stats *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    return x->callsite < y->callsite ? -1 : x->callsite > y->callsite;
+}
+
+/* Appends the region's sites to *out, largest total first. */
+static int emit(region_sites *rs, size_t region, scope_callsite_stats **out, size_t *n,
+                size_t *cap, scope_error *err)
+{
+    int64_t region_ns = 0;
+    for (size_t k = 0; k < rs->n; k++)
+        region_ns += rs->acc[k].total_ns;
+    if (*n + rs->n > *cap) {
+        size_t want = 2 * (*n + rs->n);
+        scope_callsite_stats *grown = realloc(*out, want * sizeof *grown);
+        if (!grown)
+            return reader_fail(err, "out of memory");
+        *out = grown;
+        *cap = want;
+    }
+    scope_callsite_stats *first = *out + *n;
+    for (size_t k = 0; k < rs->n; k++) {
+        const site_acc *a = &rs->acc[k];
+        scope_callsite_stats *s = &first[k];
+        *s = (scope_callsite_stats){
+            .region = region, .callsite = a->callsite, .calls = a->calls,
+            .total = reader_seconds(a->total_ns),
+            .mean = a->calls ? reader_seconds(a->total_ns) / (double)a->calls : 0,
+            .share = region_ns ? (double)a->total_ns / (double)region_ns : 0,
+            .ranks = a->ranks, .n_slowest = a->n_slowest,
+        };
+        for (size_t i = 0; i < a->n_slowest; i++) {
+            s->slowest_ranks[i] = a->slowest[i];
+            s->slowest_totals[i] = reader_seconds(a->slowest_ns[i]);
+        }
+        rs->slot_of[a->callsite + 1] = -1;
+    }
+    qsort(first, rs->n, sizeof *first, by_total);
+    *n += rs->n;
+    rs->n = 0;
+    return 0;
+}
+
+scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *flt,
+                                      size_t *count, scope_error *err)
+{
+    size_t nr = f->n_regions, np = f->n_ranks, n = 0, cap = 0;
+    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    region_sites rs = {.slot_of = malloc((f->n_sites + 1) * sizeof(long))};
+    scope_callsite_stats *out = malloc(sizeof *out);
+    int rc = keep && rank_keep && rs.slot_of && out ? 0 : reader_fail(err, "out of memory");
+    if (rc == 0)
+        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    for (size_t i = 0; rc == 0 && i <= f->n_sites; i++)
+        rs.slot_of[i] = -1;
+    for (size_t r = 0; rc == 0 && r < nr; r++) {
+        for (size_t ri = 0; keep[r] && rc == 0 && ri < np; ri++) {
+            const series *s = rank_keep[ri] ? reader_series(f, r, ri) : NULL;
+            if (!s || !s->has_callsites)
+                continue;
+            rc = reader_load_series(f, s, err);
+            if (rc == 0)
+                rc = add_rank(&rs, &s->pub, f->ranks[ri], err);
+        }
+        if (rc == 0)
+            rc = emit(&rs, r, &out, &n, &cap, err);
+    }
+    free(rs.slot_of);
+    free(rs.acc);
+    free(keep);
+    free(rank_keep);
+    if (rc < 0) {
+        free(out);
+        return NULL;
+    }
+    *count = n;
+    return out;
+}
