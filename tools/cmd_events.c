@@ -4,7 +4,9 @@
 
 typedef struct rows_ctx {
     table *t;
+    const scope_file *f;
     bool threads;
+    size_t callsite_depth; /* 0: the file has no call sites */
     int64_t origin; /* subtracted from the clock values */
 } rows_ctx;
 
@@ -22,6 +24,12 @@ static int add_row(void *ctx, const scope_event *ev)
     table_int(t, ev->parent_id);
     if (rc->threads)
         table_int(t, ev->thread_id);
+    if (rc->callsite_depth) {
+        char text[4096];
+        table_int(t, ev->callsite);
+        table_text(t, cli_callsite_text(rc->f, ev->callsite, 0, rc->callsite_depth, " < ", text,
+                                        sizeof text));
+    }
     return 0;
 }
 
@@ -30,7 +38,8 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     scope_filter flt;
     if (cli_filter(f, opt, &flt, err) < 0)
         return -1;
-    rows_ctx rc = {report_rows(out, "events"), scope_has_thread_ids(f),
+    rows_ctx rc = {report_rows(out, "events"), f, scope_has_thread_ids(f),
+                   scope_has_callsites(f) ? scope_callsite_depth(f) : 0,
                    scope_filter_origin_ns(f, &flt)};
     table *t = rc.t;
     table_column(t, "name", COL_TEXT);
@@ -43,6 +52,10 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     table_column(t, "parent_id", COL_INT);
     if (rc.threads)
         table_column(t, "thread_id", COL_INT);
+    if (rc.callsite_depth) {
+        table_column(t, "callsite_id", COL_INT);
+        table_column(t, "callsite", COL_TEXT);
+    }
     return scope_events_each(f, &flt, add_row, &rc, err);
 }
 
@@ -52,7 +65,9 @@ const cli_command cmd_events = {
     .description = "List every recorded call in region -> rank -> call order. start and end are\n"
                    "seconds from the run start (or the first entry when the file has no run\n"
                    "start), or raw clock seconds with --absolute. call_id is the call's index in\n"
-                   "its rank's call stack (see 'scope tree'), parent_id its parent's or -1.",
+                   "its rank's call stack (see 'scope tree'), parent_id its parent's or -1.\n"
+                   "When the run recorded call sites: callsite_id (see 'scope callsites', -1 for\n"
+                   "none) and callsite, the recorded frames, the caller first, joined by ' < '.",
     .example = "scope events profiling_data.h5 --include solve --sort duration --top 10",
     .options = OPT_REGIONS | OPT_RANKS | OPT_TIME | OPT_SORT | OPT_TOP,
     .run = run,

@@ -83,8 +83,15 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
         microseconds(out, "ts", c->start_ns - origin);
         fputs(", ", out);
         microseconds(out, "dur", c->end_ns - c->start_ns);
-        fprintf(out, ", \"args\": {\"call_index\": %zu, \"call_id\": %zu, \"depth\": %d}}",
+        fprintf(out, ", \"args\": {\"call_index\": %zu, \"call_id\": %zu, \"depth\": %d",
                 c->call_index, i, c->depth);
+        if (c->callsite >= 0) {
+            char stack[4096];
+            fprintf(out, ", \"callsite_id\": %ld, \"callsite\": ", c->callsite);
+            escape_json(cli_callsite_text(f, c->callsite, 0, scope_callsite_depth(f), " < ", stack,
+                                          sizeof stack), out);
+        }
+        fputs("}}", out);
     }
     free(tids);
     free(calls);

@@ -1,6 +1,7 @@
 /* Folded stacks ("main;solve;dgemm 1234"), the input of flamegraph.pl and
  * speedscope: one line per call path with self time, in whole microseconds,
- * from the library's flame tree. Paths whose self time rounds to 0 are
+ * from the library's flame tree, under the recorded stacks when the run
+ * has call sites. Paths whose self time rounds to 0 are
  * left out (their children's lines still draw them). */
 #include "cli.h"
 #include "export.h"
@@ -20,7 +21,7 @@ static int write_tree(const scope_file *f, const scope_filter *flt, int rank, FI
                       scope_error *err)
 {
     size_t n = 0;
-    scope_flame_node *nodes = scope_flame_tree(f, flt, rank, &n, err);
+    scope_flame_node *nodes = scope_flame_tree_ex(f, flt, rank, SCOPE_FLAME_CALLSITES, &n, err);
     if (!nodes)
         return -1;
     /* nodes are depth-first: the path of node i is path[0 .. depth] */

@@ -1,7 +1,9 @@
 /* The flame tree: a rank's call stack (or several ranks') merged by call
  * path, what flame graphs and folded stacks are drawn from. Paths are found
- * with a hash table keyed by (parent node, region), then the nodes are put
- * in depth-first order. */
+ * with a hash table keyed by (parent node, region or call-site frame), then
+ * the nodes are put in depth-first order. With SCOPE_FLAME_CALLSITES, each
+ * outermost kept call hangs under its recorded stack, outermost frame
+ * first. */
 #include "reader_internal.h"
 
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 typedef struct flame_ctx {
     const scope_file *f;
     const bool *keep;
+    bool callsites;   /* SCOPE_FLAME_CALLSITES */
     scope_flame_node *nodes;
     size_t n, cap;
     long *slots;      /* hash table of node indices, -1 = empty */
@@ -18,9 +21,16 @@ typedef struct flame_ctx {
     bool failed;
 } flame_ctx;
 
-static size_t slot_hash(long parent, size_t region, size_t n_slots)
+/* What a node stands for besides its parent: a region (frame NULL) or a
+ * call-site frame. */
+static uint64_t node_key(size_t region, const scope_frame *frame)
 {
-    uint64_t h = (uint64_t)(parent + 1) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)region * 0xc2b2ae3d27d4eb4fULL;
+    return frame ? (uint64_t)(uintptr_t)frame : (uint64_t)region;
+}
+
+static size_t slot_hash(long parent, uint64_t key, size_t n_slots)
+{
+    uint64_t h = (uint64_t)(parent + 1) * 0x9e3779b97f4a7c15ULL ^ key * 0xc2b2ae3d27d4eb4fULL;
     h ^= h >> 29;
     return (size_t)h & (n_slots - 1);
 }
@@ -33,7 +43,8 @@ static bool grow_slots(flame_ctx *fc)
         return false;
     memset(slots, 0xff, n_slots * sizeof *slots);
     for (size_t i = 0; i < fc->n; i++) {
-        size_t s = slot_hash(fc->nodes[i].parent, fc->nodes[i].region, n_slots);
+        const scope_flame_node *nd = &fc->nodes[i];
+        size_t s = slot_hash(nd->parent, node_key(nd->region, nd->frame), n_slots);
         while (slots[s] >= 0)
             s = (s + 1) & (n_slots - 1);
         slots[s] = (long)i;
@@ -44,15 +55,17 @@ static bool grow_slots(flame_ctx *fc)
     return true;
 }
 
-/* The node of (parent, region), created when new; -1 when out of memory. */
-static long find_or_add(flame_ctx *fc, long parent, size_t region)
+/* The node of (parent, region) or, with a frame, of (parent, frame), which
+ * is new with the region of the call it leads to; -1 when out of memory. */
+static long find_or_add(flame_ctx *fc, long parent, size_t region, const scope_frame *frame)
 {
     if (2 * (fc->n + 1) > fc->n_slots && !grow_slots(fc))
         return -1;
-    size_t s = slot_hash(parent, region, fc->n_slots);
+    uint64_t key = node_key(region, frame);
+    size_t s = slot_hash(parent, key, fc->n_slots);
     for (; fc->slots[s] >= 0; s = (s + 1) & (fc->n_slots - 1)) {
         const scope_flame_node *nd = &fc->nodes[fc->slots[s]];
-        if (nd->parent == parent && nd->region == region)
+        if (nd->parent == parent && node_key(nd->region, nd->frame) == key && !nd->frame == !frame)
             return fc->slots[s];
     }
     if (fc->n == fc->cap) {
@@ -64,11 +77,32 @@ static long find_or_add(flame_ctx *fc, long parent, size_t region)
         fc->cap = cap;
     }
     fc->nodes[fc->n] = (scope_flame_node){
-        .name = fc->f->names[region], .region = region, .parent = parent,
+        .name = !frame ? fc->f->names[region] : frame->function[0] ? frame->function : frame->module,
+        .region = region, .frame = frame, .parent = parent,
         .depth = parent < 0 ? 0 : fc->nodes[parent].depth + 1,
     };
     fc->slots[s] = (long)fc->n;
     return (long)fc->n++;
+}
+
+/* The node of the innermost frame of an outermost call's recorded stack,
+ * each frame counting the call; -1 without a stack (or out of memory). */
+static long stack_nodes(flame_ctx *fc, const walk_call *c)
+{
+    long site = c->callsite;
+    long node = -1;
+    for (size_t level = fc->f->site_depth; site >= 0 && level-- > 0;) {
+        const scope_frame *fr = scope_callsite_frame(fc->f, (size_t)site, level);
+        if (!fr)
+            continue;
+        if ((node = find_or_add(fc, node, c->region, fr)) < 0) {
+            fc->failed = true;
+            return -1;
+        }
+        fc->nodes[node].calls++;
+        fc->nodes[node].total_ns += c->end_ns - c->start_ns;
+    }
+    return node;
 }
 
 static void add_call(void *ctx, const walk_call *c)
@@ -79,7 +113,9 @@ static void add_call(void *ctx, const walk_call *c)
         fc->node_of[c->id] = up;
         return;
     }
-    long node = find_or_add(fc, up, c->region);
+    if (up < 0 && fc->callsites)
+        up = stack_nodes(fc, c);
+    long node = fc->failed ? -1 : find_or_add(fc, up, c->region, NULL);
     if (node < 0) {
         fc->failed = true;
         return;
@@ -146,7 +182,13 @@ done:
 scope_flame_node *scope_flame_tree(const scope_file *f, const scope_filter *flt, int rank,
                                    size_t *count, scope_error *err)
 {
-    flame_ctx fc = {.f = f};
+    return scope_flame_tree_ex(f, flt, rank, 0, count, err);
+}
+
+scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *flt, int rank,
+                                      unsigned flags, size_t *count, scope_error *err)
+{
+    flame_ctx fc = {.f = f, .callsites = (flags & SCOPE_FLAME_CALLSITES) != 0};
     bool *keep = calloc(f->n_regions + 1, sizeof *keep);
     bool *rank_keep = calloc(f->n_ranks + 1, sizeof *rank_keep);
     scope_flame_node *out = NULL;

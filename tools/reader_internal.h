@@ -88,6 +88,7 @@ typedef struct walk_call {
     size_t region;
     size_t call_index;
     int thread_id;
+    long callsite;      /* -1: none */
     int64_t start_ns, end_ns;
 } walk_call;
 

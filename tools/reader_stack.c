@@ -132,6 +132,7 @@ int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *c
         walk_call c = {
             .id = id, .parent = -1, .region = h->region, .call_index = i,
             .thread_id = s->pub.thread_ids ? s->pub.thread_ids[i] : 0,
+            .callsite = s->pub.callsite_ids ? s->pub.callsite_ids[i] : -1,
             .start_ns = s->pub.start_ns[i], .end_ns = s->pub.end_ns[i],
         };
         thread_stack *ts = stack_for(&w, c.thread_id);
@@ -188,7 +189,7 @@ static void add_call(void *ctx, const walk_call *c)
         .start = reader_seconds(c->start_ns - sc->origin),
         .end = reader_seconds(c->end_ns - sc->origin),
         .duration = reader_seconds(c->end_ns - c->start_ns),
-        .start_ns = c->start_ns, .end_ns = c->end_ns,
+        .start_ns = c->start_ns, .end_ns = c->end_ns, .callsite = c->callsite,
     };
 }
 

@@ -235,6 +235,7 @@ typedef struct scope_call {
     long parent;      /* index in the list, -1 for roots */
     double start, end, duration; /* start/end relative to scope_time_origin() */
     int64_t start_ns, end_ns;
+    long callsite;    /* index in the call-site table, -1 for none */
 } scope_call;
 
 /* The rank's calls sorted by start (ties: longer first, then region order),
@@ -319,7 +320,8 @@ SCOPE_API scope_callsite_stats *scope_callsites(const scope_file *f, const scope
  * this call) with the calls that took it merged. */
 typedef struct scope_flame_node {
     const char *name;  /* owned by the file */
-    size_t region;
+    size_t region;     /* of a frame node: the region of its first call */
+    const scope_frame *frame; /* NULL, or the call-site frame the node stands for */
     long parent;       /* index of the parent node, -1 for roots */
     int depth;         /* 0 for roots */
     size_t calls;      /* calls merged into the node */
@@ -338,6 +340,14 @@ typedef struct scope_flame_node {
  * is kept. */
 SCOPE_API scope_flame_node *scope_flame_tree(const scope_file *f, const scope_filter *flt,
                                              int rank, size_t *count, scope_error *err);
+/* scope_flame_tree() with flags: SCOPE_FLAME_CALLSITES puts each call that
+ * has no kept hooked caller under the stack recorded for it (a node per
+ * frame, named by its function, else its module; outermost first), so
+ * calls from different places are told apart. */
+enum { SCOPE_FLAME_CALLSITES = 1u << 0 };
+SCOPE_API scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *flt,
+                                                int rank, unsigned flags, size_t *count,
+                                                scope_error *err);
 
 #ifdef __cplusplus
 }

@@ -239,3 +239,77 @@ void fx_add_stats(const char *path)
     H5Literate(file, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, add_rank_stats, NULL);
     H5Fclose(file);
 }
+
+/* ---- call sites ---- */
+
+typedef struct fx_frame_row {
+    const char *module, *function, *file;
+    uint64_t offset;
+    int32_t line;
+} fx_frame_row;
+
+static void callsite_table(hid_t file, const fx_frame_row *frames, size_t n_frames,
+                           const int32_t *sites, size_t n_sites, size_t depth)
+{
+    hid_t meta = H5Gopen2(file, "metadata", H5P_DEFAULT);
+    hid_t str = H5Tcopy(H5T_C_S1);
+    H5Tset_size(str, H5T_VARIABLE);
+    H5Tset_cset(str, H5T_CSET_UTF8);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(fx_frame_row));
+    H5Tinsert(t, "module", HOFFSET(fx_frame_row, module), str);
+    H5Tinsert(t, "function", HOFFSET(fx_frame_row, function), str);
+    H5Tinsert(t, "file", HOFFSET(fx_frame_row, file), str);
+    H5Tinsert(t, "offset", HOFFSET(fx_frame_row, offset), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "line", HOFFSET(fx_frame_row, line), H5T_NATIVE_INT32);
+    dataset(meta, "callsite_frames", t, t, frames, n_frames);
+    hsize_t dims[2] = {n_sites, depth};
+    hid_t space = H5Screate_simple(2, dims, NULL);
+    hid_t d = H5Dcreate2(meta, "callsites", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, sites);
+    H5Dclose(d);
+    H5Sclose(space);
+    H5Tclose(t);
+    H5Tclose(str);
+    H5Gclose(meta);
+}
+
+void fx_callsites(const char *path, fx_callsite_damage damage)
+{
+    static const fx_frame_row frames[] = {
+        {"/bin/app", "solve_step", "app.c", 0x20, 42},
+        {"/bin/app", "main", "app.c", 0x40, 10},
+        {"/lib/libx.so", "", "", 0x1234, 0},
+        {"/lib/libx.so", "helper", "", 0x10, 0},
+    };
+    int32_t sites[] = {0, 1, 2, -1, 1, -1, 3, 1};
+    if (damage == FX_SITE_BAD_FRAME)
+        sites[2] = 4;
+    hid_t file = fx_create(path);
+    fx_metadata(file, 0);
+    if (damage != FX_SITE_NO_TABLE)
+        callsite_table(file, frames, 4, sites, 4, 2);
+    const int64_t s = FX_NS;
+    const int64_t solve_start[] = {0}, solve_end[] = {40 * s};
+    const int64_t r0_start[] = {10 * s, 20 * s, 30 * s}, r0_end[] = {12 * s, 25 * s, 31 * s};
+    int32_t r0_sites[] = {0, 1, 0};
+    const int64_t r1_start[] = {10 * s, 20 * s, 22 * s}, r1_end[] = {14 * s, 21 * s, 23 * s};
+    const int32_t r1_sites[] = {0, 2, -1};
+    if (damage == FX_SITE_BAD_ID)
+        r0_sites[1] = 4;
+    hid_t r0 = fx_rank(file, 0);
+    fx_region(r0, "solve", solve_start, 1, solve_end, 1, NULL, 0);
+    fx_region(r0, "MPI_Allreduce", r0_start, 3, r0_end, 3, NULL, 0);
+    hid_t g = H5Gopen2(r0, "MPI_Allreduce", H5P_DEFAULT);
+    dataset(g, "callsite_ids", H5T_STD_I32LE, H5T_NATIVE_INT32, r0_sites,
+            damage == FX_SITE_SHORT_IDS ? 2 : 3);
+    H5Gclose(g);
+    H5Gclose(r0);
+    hid_t r1 = fx_rank(file, 1);
+    fx_region(r1, "MPI_Allreduce", r1_start, 3, r1_end, 3, NULL, 0);
+    g = H5Gopen2(r1, "MPI_Allreduce", H5P_DEFAULT);
+    dataset(g, "callsite_ids", H5T_STD_I32LE, H5T_NATIVE_INT32, r1_sites, 3);
+    H5Gclose(g);
+    H5Gclose(r1);
+    fx_close(file);
+}

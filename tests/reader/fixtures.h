@@ -39,4 +39,15 @@ extern const int64_t fx_tutorial_run_start_ns;
 void fx_threads(const char *path);              /* 2 ranks x 2 threads */
 void fx_empty(const char *path);                /* 1 rank, region "solve" without calls */
 
+/* Call sites (/metadata/callsite_frames, /metadata/callsites, callsite_ids):
+ * frames 0 solve_step (app.c:42), 1 main (app.c:10), 2 /lib/libx.so+0x1234,
+ * 3 helper+0x10 in /lib/libx.so; sites 0 [0, 1], 1 [2], 2 [1], 3 [3, 1].
+ * rank 0: solve [0, 40 s] around MPI_Allreduce [10, 12] site 0, [20, 25]
+ * site 1, [30, 31] site 0; rank 1: MPI_Allreduce [10, 14] site 0, [20, 21]
+ * site 2, [22, 23] none. Damaged variants for the reader's checks. */
+typedef enum {
+    FX_SITE_OK, FX_SITE_BAD_FRAME, FX_SITE_BAD_ID, FX_SITE_SHORT_IDS, FX_SITE_NO_TABLE,
+} fx_callsite_damage;
+void fx_callsites(const char *path, fx_callsite_damage damage);
+
 #endif

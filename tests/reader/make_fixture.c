@@ -1,5 +1,5 @@
 /* make_fixture KIND PATH: write a test file (two-ranks, tutorial,
- * tutorial-no-start, threads, empty) for the CLI test and for trying the CLI
+ * tutorial-no-start, threads, empty, callsites) for the CLI test and for trying the CLI
  * by hand. */
 #include "fixtures.h"
 
@@ -9,7 +9,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads|empty PATH\n");
+        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads|empty|callsites PATH\n");
         return 2;
     }
     if (strcmp(argv[1], "two-ranks") == 0)
@@ -22,6 +22,8 @@ int main(int argc, char **argv)
         fx_threads(argv[2]);
     else if (strcmp(argv[1], "empty") == 0)
         fx_empty(argv[2]);
+    else if (strcmp(argv[1], "callsites") == 0)
+        fx_callsites(argv[2], FX_SITE_OK);
     else
         return 2;
     return 0;
