@@ -343,6 +343,27 @@ def load_calls(scope_cli, path):
     return dict(ranks)
 
 
+def check_callsites(scope_cli, path, ranks):
+    """The shipped MPI configs record each MPI call's caller (depth=1): every
+    MPI call has one, outside libscope, and `scope callsites` lists them."""
+    mpi = [c for calls in ranks.values() for c in calls if c["name"].startswith("MPI_")]
+    if not mpi:
+        return
+    for c in mpi:
+        if c.get("callsite_id", -1) < 0 or not c.get("callsite"):
+            fail(f"rank {c['rank']}: {c['name']} call {c['call_index']} has no call site")
+        if "libscope" in c["callsite"]:
+            fail(f"rank {c['rank']}: {c['name']} called from scope itself: {c['callsite']}")
+    table = run([scope_cli, "callsites", path, "--include", "^MPI_", "--format", "json"])
+    rows = json.loads(table)["callsites"]
+    if {r["region"] for r in rows} != {c["name"] for c in mpi}:
+        fail("scope callsites does not list every MPI region")
+    if sum(r["calls"] for r in rows) != len(mpi):
+        fail("scope callsites does not count every MPI call")
+    print(f"ok: {len(mpi)} MPI calls from {len({r['id'] for r in rows})} call sites, e.g. "
+          f"{rows[0]['region']} from {rows[0]['callsite']}")
+
+
 def check_children(ranks, expected):
     """The hooked calls directly inside each phase are exactly `expected`."""
     for r, calls in ranks.items():
@@ -410,6 +431,7 @@ def main():
         ranks = load_calls(scope_cli, os.path.join(work, "profiling_data.h5"))
         if sorted(ranks) != list(range(NRANKS)):
             fail(f"ranks {sorted(ranks)} in the file")
+        check_callsites(scope_cli, os.path.join(work, "profiling_data.h5"), ranks)
         if "children" in case:
             check_children(ranks, case["children"])
         if case.get("exact_totals"):
