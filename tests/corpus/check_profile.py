@@ -65,6 +65,7 @@ def parse_args():
     ap.add_argument("--depth", type=keyval, action="append", default=[])
     ap.add_argument("--threads", type=keyval, action="append", default=[])
     ap.add_argument("--buffer")
+    ap.add_argument("--callsite-depth", type=int, default=0)
     ap.add_argument("--children", type=int, default=0)
     ap.add_argument("--no-nesting", action="store_true")
     ap.add_argument("--child-count", type=keyval, action="append", default=[])
@@ -88,10 +89,13 @@ def run_program(a, outdir):
     env.pop("SCOPE_CONFIG", None)
     env.update(LD_PRELOAD=a.lib, SCOPE_FUNCTIONS=a.functions,
                SCOPE_OUTPUT=out)
-    if a.buffer:
-        conf = os.path.join(outdir, "..", "buffer.conf")
+    if a.buffer or a.callsite_depth:
+        conf = os.path.join(outdir, "..", "scope.conf")
         with open(conf, "w") as f:
-            f.write("[output]\nbuffer = %s\n" % a.buffer)
+            if a.buffer:
+                f.write("[output]\nbuffer = %s\n" % a.buffer)
+            if a.callsite_depth:
+                f.write("[callsites]\ndepth = %d\n" % a.callsite_depth)
         env["SCOPE_CONFIG"] = conf
     try:
         p = subprocess.run(a.program, env=env, capture_output=True, text=True,
@@ -141,6 +145,29 @@ def read_regions(path):
                      % (name, len(st), len(en), len(tid)))
             regions[name] = (st, en, tid)
     return run_start, regions
+
+
+def check_callsites(path, depth):
+    """With a call-site depth, every call has a stack of 1 to depth frames,
+    its caller in the program or one of its libraries (a signal handler's is
+    libc's signal trampoline), never in libscope."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        if "callsites" not in f["metadata"]:
+            fail("no /metadata/callsites with a call-site depth of %d" % depth)
+        sites = f["metadata/callsites"][()]
+        frames = f["metadata/callsite_frames"][()]
+        if not 1 <= sites.shape[1] <= depth:
+            fail("stacks of %d frames, asked %d" % (sites.shape[1], depth))
+        for name, g in f["rank0/regions"].items():
+            ids = g["callsite_ids"][()] if "callsite_ids" in g else []
+            if len(ids) != len(g["start_times"]) or min(ids, default=0) < 0:
+                fail("region %s: %d of %d calls have a call site"
+                     % (name, sum(1 for i in ids if i >= 0), len(g["start_times"])))
+            for i in set(int(i) for i in ids):
+                caller = frames[sites[i][0]]
+                if not caller["module"] or b"libscope" in caller["module"]:
+                    fail("region %s: call site %d: caller %s" % (name, i, caller))
 
 
 def check_basics(run_start, regions):
@@ -304,6 +331,8 @@ def main():
         run_start, regions = read_regions(path)
         check_basics(run_start, regions)
         counts = check_expectations(a, regions)
+        if a.callsite_depth:
+            check_callsites(path, a.callsite_depth)
         check_cli(a.cli, path, counts)
         for child in children:
             run_start, regions = read_regions(child)
