@@ -62,9 +62,8 @@ START_TEST(events_and_calls_carry_their_site)
     size_t n = 0;
     scope_event *ev = scope_events(f, NULL, &n, NULL);
     ck_assert_uint_eq(n, 7);
-    long want[7];   /* region order: solve (rank 0), then MPI_Allreduce ranks 0, 1 */
-    const long order[] = {-1, 0, 1, 0, 0, 2, -1};
-    memcpy(want, order, sizeof want);
+    /* region order: solve (rank 0), then MPI_Allreduce on ranks 0 and 1 */
+    const long want[] = {-1, 0, 1, 0, 0, 2, -1};
     for (size_t i = 0; i < n; i++)
         ck_assert_msg(ev[i].callsite == want[i], "event %zu (%s rank %d): site %ld", i,
                       ev[i].name, ev[i].rank, ev[i].callsite);
