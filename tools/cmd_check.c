@@ -19,7 +19,9 @@ static const char check_help[] =
     "exported function that cannot be patched: the calls of other modules,\n"
     "through their GOTs) or with the reason it is not (too short, ends in\n"
     "window, branch into window, no long form, undecodable, cannot\n"
-    "relocate), then the patterns that match nothing and a summary line. The verdict comes from the bytes in the files: at run time a\n"
+    "relocate), then the patterns (with the call-site depth of their functions)\n"
+    "and those that match nothing, and a summary line. The verdict comes from\n"
+    "the bytes in the files: at run time a\n"
     "hook can still fail for reasons a static check cannot see (no trampoline\n"
     "can be mapped within 2 GiB of the function), and libraries the program\n"
     "dlopens are not seen (they are hooked when loaded). A function that\n"
@@ -123,6 +125,7 @@ static size_t patterns_table(const struct check_run *run, const struct scope_con
     table_column(t, "selected", COL_INT);
     table_column(t, "hookable", COL_INT);
     table_column(t, "status", COL_TEXT);
+    table_column(t, "callsite_depth", COL_INT);
     size_t unmatched = 0;
     char text[512];
     for (size_t p = 0; p < cfg->npatterns; p++) {
@@ -138,6 +141,7 @@ static size_t patterns_table(const struct check_run *run, const struct scope_con
             table_null(t);
             table_null(t);
             table_text(t, "exclude");
+            table_null(t);
             continue;
         }
         unmatched += pat->matches == 0;
@@ -145,6 +149,7 @@ static size_t patterns_table(const struct check_run *run, const struct scope_con
         table_int(t, (int64_t)hookable);
         table_text(t, pat->matches == 0 ? "matches nothing" : hookable == pat->matches
                                                                    ? "ok" : "not all hookable");
+        table_int(t, scope_config_callsite_depth(cfg, (int)p));
     }
     return unmatched;
 }

@@ -41,7 +41,13 @@ assert f["scope_normal"]["hookable"] == "yes" and f["scope_tiny"]["hookable"] ==
 assert f["scope_padded"]["hookable"] == "yes" and f["sh_plt"]["hookable"] == "plt", f
 assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing", "ok",
                                                 "ok"], d
+assert {p["callsite_depth"] for p in d["patterns"]} == {0}, d
 PY
+"$scope" check -f "scope_normal depth=3" --format json "$program" > "$dir/depth.json" ||
+    fail "check -f with a depth: exit $?"
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["patterns"]
+assert [(x["pattern"], x["callsite_depth"]) for x in p] == [("scope_normal", 3)], p' \
+    "$dir/depth.json" || fail "check: the call-site depth of a pattern"
 has "$dir/check.err" '^4 functions selected'
 
 printf '[functions]\nsolve\nre:(\n' > "$dir/bad.conf"
