@@ -1,11 +1,12 @@
 /* Fuzz-style robustness test of libscope-reader: take the tutorial's file
- * (and the threaded one, and that one with the statistics scope's writer
- * stores, whose calls are read after scope_open), flip, overwrite and
- * truncate bytes with
- * deterministic seeds, and on every mutated file call scope_open and, when
- * it opens, every analysis, each in a child process.
+ * (and the threaded one, that one with the statistics scope's writer
+ * stores, whose calls are read after scope_open, and one with call sites),
+ * flip, overwrite and truncate bytes with deterministic seeds, and on every
+ * mutated file call scope_open and, when it opens, every analysis, each in
+ * a child process.
  *  - data mutations hit only the datasets' stored values (timestamps,
- *    thread ids: unsorted, negative, end before start, huge): any crash,
+ *    thread ids, call-site ids and the call-site table: unsorted,
+ *    negative, end before start, huge, out of range): any crash,
  *    sanitizer report or bad result fails the test;
  *  - anywhere mutations hit any byte, HDF5's own structures included:
  *    libhdf5 1.10 itself can crash on some of those inside H5Fopen/H5Fclose
@@ -13,7 +14,9 @@
  *    counted and reported, not failed; one that dies in the analyses (which
  *    only touch memory the reader filled) fails the test. The file with
  *    statistics gets data mutations only: its calls are read in the
- *    analyses, where a crash inside libhdf5 could not be told apart.
+ *    analyses, where a crash inside libhdf5 could not be told apart; so
+ *    does the file with call sites, whose frames' strings libhdf5 could
+ *    loop on. A child still running after 30 s is ended and fails.
  * usage: fuzz_reader [MUTATIONS] (per fixture and kind; default 100);
  * FUZZ_KEEP=PATH keeps the first failing file there. */
 #include "fixtures.h"
@@ -69,36 +72,41 @@ typedef struct span {
 } span;
 
 /* The data spans of the fixture's datasets (contiguous storage), ending
- * with {0, 0}: every region of the two fixtures, on ranks 0 and 1. */
+ * with {0, 0}: every region of the fixtures, on ranks 0 and 1, and the
+ * call-site table's integers (not its frames: their strings are heap
+ * references, whose corruption libhdf5 1.10 may loop on). */
 static span *data_spans(const char *p)
 {
     static const char *const regions[] = {"assemble", "checkpoint", "setup", "solve",
-                                          "timestep", "work", "op<T>&\"x\""};
-    static const char *const sets[] = {"start_times", "end_times", "thread_ids"};
+                                          "timestep", "work", "op<T>&\"x\"", "MPI_Allreduce"};
+    static const char *const sets[] = {"start_times", "end_times", "thread_ids", "callsite_ids"};
+    const size_t per_rank = sizeof regions / sizeof *regions * 4;
     span *spans = calloc(1, sizeof *spans);
     size_t n = 0;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t file = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT);
-    for (int rank = 0; spans && rank < 2; rank++)
-        for (size_t r = 0; r < sizeof regions / sizeof *regions; r++)
-            for (size_t k = 0; k < 3; k++) {
-                char name[128];
-                snprintf(name, sizeof name, "rank%d/regions/%s/%s", rank, regions[r], sets[k]);
-                hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-                if (d < 0)
-                    continue;
-                haddr_t at = H5Dget_offset(d);
-                hsize_t size = H5Dget_storage_size(d);
-                H5Dclose(d);
-                if (at == HADDR_UNDEF || size == 0)
-                    continue;
-                span *grown = realloc(spans, (n + 2) * sizeof *grown);
-                if (!grown)
-                    break;
-                spans = grown;
-                spans[n++] = (span){(size_t)at, (size_t)size};
-                spans[n] = (span){0, 0};
-            }
+    for (size_t i = 0; spans && i <= 2 * per_rank; i++) {
+        char name[128];
+        if (i == 2 * per_rank)
+            snprintf(name, sizeof name, "metadata/callsites");
+        else
+            snprintf(name, sizeof name, "rank%zu/regions/%s/%s", i / per_rank,
+                     regions[i % per_rank / 4], sets[i % 4]);
+        hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+        if (d < 0)
+            continue;
+        haddr_t at = H5Dget_offset(d);
+        hsize_t size = H5Dget_storage_size(d);
+        H5Dclose(d);
+        if (at == HADDR_UNDEF || size == 0)
+            continue;
+        span *grown = realloc(spans, (n + 2) * sizeof *grown);
+        if (!grown)
+            break;
+        spans = grown;
+        spans[n++] = (span){(size_t)at, (size_t)size};
+        spans[n] = (span){0, 0};
+    }
     H5Fclose(file);
     return spans;
 }
@@ -116,10 +124,21 @@ static void analyse(scope_file *f, unsigned seed)
     for (size_t i = 0; ev && i < n; i++)
         expect(ev[i].region < nr && ev[i].parent_id < (long)scope_event_count(f), "event", seed);
     free(ev);
-    scope_flame_node *fl = scope_flame_tree(f, NULL, SCOPE_ALL_RANKS, &n, &err);
-    for (size_t i = 0; fl && i < n; i++)
-        expect(fl[i].region < nr && fl[i].parent < (long)i, "flame node", seed);
-    free(fl);
+    for (unsigned flags = 0; flags <= SCOPE_FLAME_CALLSITES; flags += SCOPE_FLAME_CALLSITES) {
+        scope_flame_node *fl = scope_flame_tree_ex(f, NULL, SCOPE_ALL_RANKS, flags, &n, &err);
+        for (size_t i = 0; fl && i < n; i++)
+            expect(fl[i].region < nr && fl[i].parent < (long)i, "flame node", seed);
+        free(fl);
+    }
+    scope_callsite_stats *cs = scope_callsites(f, NULL, &n, &err);
+    for (size_t i = 0; cs && i < n; i++) {
+        char label[256];
+        const scope_frame *fr = scope_callsite_frame(f, (size_t)cs[i].callsite, 0);
+        expect(cs[i].region < nr && cs[i].callsite < (long)scope_callsite_count(f) &&
+               (cs[i].callsite < 0 || (fr && scope_frame_label(fr, label, sizeof label))),
+               "call site", seed);
+    }
+    free(cs);
     int64_t *self = malloc((nr + 1) * sizeof *self);
     for (size_t k = 0; self && k < scope_rank_count(f); k++) {
         int rank = scope_rank_id(f, k);
@@ -180,11 +199,12 @@ static void mutate(unsigned char *buf, size_t size, size_t *len, const span *spa
     }
 }
 
-enum { CHILD_OK = 0, CHILD_FAILED = 3 };
+enum { CHILD_OK = 0, CHILD_FAILED = 3, CHILD_SECONDS = 30 };
 
 /* In the child: open, analyse; the byte on fd says scope_open returned. */
 static int child(const char *mutant, unsigned seed, int fd)
 {
+    alarm(CHILD_SECONDS);   /* a hang ends the child (SIGALRM), never the test */
     scope_error err = {{0}};
     scope_file *f = scope_open(mutant, &err);
     if (write(fd, "o", 1) != 1)
@@ -270,14 +290,16 @@ int main(int argc, char **argv)
     snprintf(mutant, sizeof mutant, "/tmp/scope-fuzz-%d-mutant.h5", (int)getpid());
     tally t = {0};
     int rc = 0;
-    for (int fx = 0; rc == 0 && fx < 3; fx++) {
+    for (int fx = 0; rc == 0 && fx < 4; fx++) {
         if (fx == 0)
             fx_tutorial(fixture, true);
+        else if (fx == 3)
+            fx_callsites(fixture, FX_SITE_OK);
         else
             fx_threads(fixture);
         if (fx == 2)
             fx_add_stats(fixture);
-        for (int anywhere = 0; rc == 0 && anywhere < (fx == 2 ? 1 : 2); anywhere++)
+        for (int anywhere = 0; rc == 0 && anywhere < (fx >= 2 ? 1 : 2); anywhere++)
             rc = fuzz(fixture, mutant, mutations, (unsigned)(fx * 100000 + anywhere * 50000),
                       anywhere, &t);
     }
