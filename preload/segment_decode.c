@@ -19,15 +19,7 @@ static void start_thread(struct scope_record_reader *r)
 void scope_record_reader_init(struct scope_record_reader *r, const struct scope_thread_records *t,
                               size_t n, const struct scope_clock_map *map)
 {
-    r->threads = t;
-    r->nthreads = n;
-    r->map = map;
-    r->sites = NULL;
-    r->thread = 0;
-    r->spill_fd = -1;
-    r->part = THREAD_BUFFER;
-    r->spill_read = 0;
-    r->pos = 0;
+    *r = (struct scope_record_reader){.threads = t, .nthreads = n, .map = map, .spill_fd = -1};
     start_thread(r);
 }
 
