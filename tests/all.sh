@@ -13,12 +13,16 @@ count() {
     /usr/bin/python3 - "$1/meson-logs/testlog.json" <<'PY'
 import json, sys
 ok = bad = 0
-for line in open(sys.argv[1]):
-    result = json.loads(line)["result"]
-    if result in ("OK", "EXPECTEDFAIL"):
-        ok += 1
-    elif result != "SKIP":
-        bad += 1
+try:
+    for line in open(sys.argv[1]):
+        result = json.loads(line)["result"]
+        if result in ("OK", "EXPECTEDFAIL"):
+            ok += 1
+        elif result != "SKIP":
+            bad += 1
+except (OSError, ValueError) as error:
+    print(f"no test results in {sys.argv[1]}: {error}", file=sys.stderr)
+    bad += 1
 print(ok, bad)
 PY
 }
