@@ -11,28 +11,41 @@
         .text
 
 /* The nine integer registers a call may clobber (72 bytes of stack). */
+/* Each push and pop moves the CFA rule with it, so that an unwinder stopped
+ * at any instruction of a stub (a signal handler's backtrace, a crash)
+ * finds the caller. */
+        .macro PUSH reg
+        pushq   \reg
+        .cfi_adjust_cfa_offset 8
+        .endm
+
+        .macro POP reg
+        popq    \reg
+        .cfi_adjust_cfa_offset -8
+        .endm
+
         .macro SAVE_SCRATCH
-        pushq   %rax
-        pushq   %rcx
-        pushq   %rdx
-        pushq   %rsi
-        pushq   %rdi
-        pushq   %r8
-        pushq   %r9
-        pushq   %r10
-        pushq   %r11
+        PUSH    %rax
+        PUSH    %rcx
+        PUSH    %rdx
+        PUSH    %rsi
+        PUSH    %rdi
+        PUSH    %r8
+        PUSH    %r9
+        PUSH    %r10
+        PUSH    %r11
         .endm
 
         .macro RESTORE_SCRATCH
-        popq    %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rdi
-        popq    %rsi
-        popq    %rdx
-        popq    %rcx
-        popq    %rax
+        POP     %r11
+        POP     %r10
+        POP     %r9
+        POP     %r8
+        POP     %rdi
+        POP     %rsi
+        POP     %rdx
+        POP     %rcx
+        POP     %rax
         .endm
 
 /* Stack on entry: [rsp] = hook id (pushed by the trampoline),
@@ -55,13 +68,13 @@ scope_entry_common:
         .cfi_def_cfa_offset 16
         SAVE_SCRATCH
         subq    $8, %rsp                /* 16-byte alignment for the call */
-        .cfi_def_cfa_offset 96
+        .cfi_adjust_cfa_offset 8
         leaq    80(%rsp), %rdi
         call    scope_on_entry
         testl   %eax, %eax              /* the pops below keep the flags */
         leaq    8(%rsp), %rsp
+        .cfi_adjust_cfa_offset -8
         RESTORE_SCRATCH
-        .cfi_def_cfa_offset 16
         jnz     scope_enter_recorded
         leaq    8(%rsp), %rsp           /* drop the slot */
         .cfi_def_cfa_offset 8
@@ -118,6 +131,7 @@ scope_exit_stub:
         jmp     1f
         .quad   EXIT_MARKER
 1:      subq    $8, %rsp                /* becomes the real return address */
+        .cfi_adjust_cfa_offset 8
         SAVE_SCRATCH
         leaq    80(%rsp), %rdi
         call    scope_on_exit
