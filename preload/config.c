@@ -2,6 +2,7 @@
  * SCOPE_FUNCTIONS list into patterns, and matches symbols against them.
  * Runs inside the preload constructor of someone else's program: it never
  * aborts and never prints; every failure is returned as a message in err. */
+#include "clone_names.h"
 #include "config.h"
 #include "demangle.h"
 #include "fail_message.h"
@@ -366,11 +367,12 @@ static bool text_matches(const struct scope_pattern *pat, const char *name)
     return false;
 }
 
-/* The names a symbol answers to: as stored, and for C++ its demangled
- * form with and without the parameter list (computed on first need). */
+/* The names a symbol answers to: as stored, without GCC's clone tags
+ * ("solve" for "solve.isra.0"), and for C++ its demangled form with and
+ * without the parameter list (computed on first need; clone tags dropped). */
 struct symbol_names {
     const char *name;
-    char *demangled, *base;
+    char *plain, *demangled, *base;
     bool tried;
 };
 
@@ -380,8 +382,10 @@ static bool demangled_matches(const struct scope_config *cfg, const struct scope
     if (!n->tried) {
         n->tried = true;
         n->demangled = cfg->demangle && strncmp(n->name, "_Z", 2) == 0 ? cfg->demangle(n->name) : NULL;
-        if (n->demangled)
+        if (n->demangled) {
+            n->demangled[scope_clone_base_length(n->demangled)] = '\0';
             n->base = strndup(n->demangled, scope_demangled_base_length(n->demangled));
+        }
     }
     return n->demangled && (text_matches(pat, n->demangled) || (n->base && text_matches(pat, n->base)));
 }
@@ -391,14 +395,16 @@ static bool pattern_matches(const struct scope_config *cfg, const struct scope_p
 {
     if (pat->library && !library_matches(pat->library, module_path))
         return false;
-    return text_matches(pat, n->name) || demangled_matches(cfg, pat, n);
+    return text_matches(pat, n->name) || (n->plain && text_matches(pat, n->plain)) ||
+           demangled_matches(cfg, pat, n);
 }
 
 int scope_config_match(struct scope_config *cfg, const char *name,
                        const char *module_path)
 {
     int decided = -1;
-    struct symbol_names n = {name, NULL, NULL, false};
+    size_t plain = scope_clone_base_length(name);
+    struct symbol_names n = {name, plain < strlen(name) ? strndup(name, plain) : NULL, NULL, NULL, false};
     for (size_t i = 0; i < cfg->npatterns; i++) {
         struct scope_pattern *pat = &cfg->patterns[i];
         if (!pattern_matches(cfg, pat, &n, module_path))
@@ -407,6 +413,7 @@ int scope_config_match(struct scope_config *cfg, const char *name,
         if (!pat->exclude)
             pat->matches++;   /* even if a later exclude removes it */
     }
+    free(n.plain);
     free(n.demangled);
     free(n.base);
     return decided;

@@ -169,7 +169,19 @@ static size_t find_fragments(struct found *const *by_name, size_t n, const char 
     return count;
 }
 
-/* Sorts by (address, name) and reports each distinct pair once. */
+/* A "<name>.cold" piece (also ".cold.N"): the unlikely part GCC splits out
+ * of a function, jumped into and never called. It is reported with its
+ * function (find_fragments), never as a function of its own. */
+static bool is_cold_fragment(const char *name)
+{
+    for (const char *p = strstr(name, ".cold"); p; p = strstr(p + 1, ".cold"))
+        if (p > name && (p[5] == '\0' || p[5] == '.'))
+            return true;
+    return false;
+}
+
+/* Sorts by (address, name) and reports each distinct pair once, except
+ * the cold fragments. */
 static int report(struct found_list *list, struct scope_symbol *sym, scope_symbol_fn fn,
                   void *ctx, const char *path, char *err, size_t errlen)
 {
@@ -188,6 +200,8 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
         bool exported = false;
         for (; i < list->count && compare_found(item, &list->items[i]) == 0; i++)
             exported |= list->items[i].exported;
+        if (is_cold_fragment(item->name))
+            continue;
         sym->name = item->name;
         sym->value = item->value;
         sym->address = sym->module_bias + (uintptr_t)item->value;

@@ -5,6 +5,7 @@
  * that cannot be, redirect the GOT slots other modules call them through;
  * and say which patterns matched nothing and which functions could not be
  * hooked, and why. */
+#include "clone_names.h"
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "got_redirect.h"
@@ -60,7 +61,8 @@ static struct scope_got_target *got_targets;
 static size_t ngot_targets;
 
 /* The region name of a symbol: the name the config gives it ("symbol as
- * name"), else its demangled C++ name, else the symbol itself, except that a
+ * name"), else its demangled C++ name, else the symbol itself, both without
+ * GCC's clone tags (a clone records into its function's region), except that a
  * Fortran symbol found through its plain name ("solve" selecting solve_)
  * keeps the name the user wrote. */
 static char *region_name(const char *symbol, int pattern)
@@ -69,8 +71,13 @@ static char *region_name(const char *symbol, int pattern)
     if (p->display)
         return strdup(p->display);
     char *demangled = scope_demangle(symbol);
-    if (demangled)
+    if (demangled) {
+        demangled[scope_clone_base_length(demangled)] = '\0';
         return demangled;
+    }
+    size_t base = scope_clone_base_length(symbol);
+    if (base < strlen(symbol))
+        return strndup(symbol, base);
     size_t n = strlen(p->text);
     if (p->kind == SCOPE_PATTERN_EXACT && strncmp(symbol, p->text, n) == 0 &&
         strcmp(symbol + n, "_") == 0)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clone_names.h"
 #include "config.h"
 
 static char tmpdir[64];
@@ -359,6 +360,8 @@ static char *fake_demangle(const char *symbol)
         return strdup("Solver::size() const");
     if (strcmp(symbol, "_ZN3FooclEv") == 0)
         return strdup("Foo::operator()()");
+    if (strcmp(symbol, "_ZL5weighRK4pair.isra.0") == 0)
+        return strdup("weigh(pair const&) [clone .isra.0]");
     return NULL;
 }
 
@@ -448,6 +451,29 @@ START_TEST(test_match_fortran_underscore)
 }
 END_TEST
 
+/* GCC's clones answer to their function's name; parts and cold fragments
+ * do not. */
+START_TEST(test_match_clones)
+{
+    ck_assert_int_eq(load("descend\nweigh(pair const&)\nsolve*\n"), 0);
+    cfg.demangle = fake_demangle;
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.constprop.0", NULL), 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.isra.12", NULL), 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.lto_priv.0", NULL), 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.isra.0.constprop.1", NULL), 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.part.0", NULL), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.cold", NULL), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.isra.x", NULL), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "descend.constprop", NULL), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZL5weighRK4pair.isra.0", NULL), 1);
+    ck_assert_int_eq(scope_config_match(&cfg, "solve_a.isra.0", NULL), 2);
+    ck_assert_uint_eq(scope_clone_base_length("descend.isra.0.constprop.1"), 7);
+    ck_assert_uint_eq(scope_clone_base_length("f(int) [clone .isra.0] [clone .constprop.2]"), 6);
+    ck_assert_uint_eq(scope_clone_base_length("f(int) [clone .cold]"), 20);
+    ck_assert_uint_eq(scope_clone_base_length(".isra.0"), 7);
+}
+END_TEST
+
 static const struct {
     const char *text;
     long long bytes;
@@ -511,6 +537,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_match_library_scope);
     tcase_add_test(tc, test_match_fortran_underscore);
     tcase_add_test(tc, test_match_cxx_demangled);
+    tcase_add_test(tc, test_match_clones);
     tcase_add_test(tc, test_display_names);
     tcase_add_loop_test(tc, test_parse_size, 0, sizeof sizes / sizeof sizes[0]);
     tcase_add_test(tc, test_parse_size_null);
