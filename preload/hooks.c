@@ -195,7 +195,7 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
     if (t->sp > t->sp_base && (t->sp - 1)->slot <= slot)
         close_dead_frames(t, slot, now);
     if (t->sp == t->sp_limit) {
-        t->too_deep++;
+        scope_call_saving_fpu(scope_thread_count_dropped, t);
         return 0;
     }
     uint32_t stack = 0;

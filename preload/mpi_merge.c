@@ -153,8 +153,8 @@ static void send_rank(struct scope_event_groups *le, const struct scope_site_tab
     size_t nonempty = 0;
     for (size_t r = 0; r < le->nregions; r++)
         nonempty += scope_event_groups_calls(le, r) > 0;
-    struct rank_header rh = {scope_facts.pid, run_start, offset, 0,
-                             (int64_t)nonempty};
+    struct rank_header rh = {scope_facts.pid, run_start, offset,
+                             (int64_t)scope_buffers_dropped(), (int64_t)nonempty};
     memcpy(buf, &rh, sizeof(rh));
     size_t host_len = strlen(scope_facts.hostname);
     memcpy(buf + sizeof(rh), scope_facts.hostname, host_len);
@@ -320,7 +320,7 @@ static int write_as_root(struct scope_event_groups *le, const struct scope_site_
                          int64_t run_start, struct receive_state *s)
 {
     struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,
-                                  scope_rt.run_start_ns, 0, 0};
+                                  scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped()};
     int rc = scope_write_file(nranks, run_start, &own, le, sites, receive_ranks, s);
     if (rc != 0 && s->next_rank < nranks) {
         size_t ignored = 0;

@@ -23,6 +23,7 @@ struct scope_segment_header {
     uint64_t clock_base;       /* first raw reading of the run (for unwrapping) */
     char spill_path[1024];
     uint64_t spilled;          /* records written to the spill file */
+    uint64_t dropped;          /* calls not recorded: the shadow stack was full */
 };
 
 #endif

@@ -44,9 +44,14 @@ void scope_buffers_configure(size_t buffer_bytes, uint64_t base)
     clock_base = base;
 }
 
-int scope_buffers_thread_count(void)
+uint64_t scope_buffers_dropped(void)
 {
-    return thread_count;
+    uint64_t dropped = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (struct scope_thread_buffer *b = registry; b; b = b->next)
+        dropped += b->header->dropped;
+    pthread_mutex_unlock(&registry_lock);
+    return dropped;
 }
 
 static void spill_path(char *out, size_t len, int thread)
@@ -239,6 +244,13 @@ void scope_thread_flush(void *arg)
         t->end = (struct scope_record *)((char *)map + window);
     }
     t->busy--;
+}
+
+/* Counted in the segment, so that `scope recover` sees it too. */
+void scope_thread_count_dropped(void *arg)
+{
+    struct scope_thread *t = arg;
+    t->buffer->header->dropped++;
 }
 
 int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)

@@ -26,7 +26,7 @@ void scope_buffers_remove(void);
 /* In a forked child: stop recording and leave the parent's buffers alone. */
 void scope_buffers_after_fork_child(void);
 
-/* Number of threads that recorded. */
-int scope_buffers_thread_count(void);
+/* Calls of all threads not recorded because the shadow stack was full. */
+uint64_t scope_buffers_dropped(void);
 
 #endif

@@ -34,7 +34,6 @@ struct scope_thread {
     uintptr_t stack_low, stack_high;     /* this thread's stack */
     struct scope_thread_buffer *buffer;
     struct scope_stack_table *stacks;    /* numbered call-site stacks (callsite_stack.c) */
-    uint64_t too_deep;                   /* calls not recorded: shadow stack full */
     int busy;                            /* >0 while scope's own code runs */
     int status;
 };
@@ -75,6 +74,7 @@ struct scope_stack_range {
 /* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
 void scope_thread_activate(void *thread);        /* struct scope_thread * */
 void scope_thread_flush(void *thread);           /* buffer full: spill it */
+void scope_thread_count_dropped(void *thread);   /* shadow stack full: a call not recorded */
 void scope_clock_read_fallback(void *out);       /* uint64_t *: CLOCK_MONOTONIC ns */
 void scope_read_signal_stack(void *out);         /* struct scope_stack_range *: sigaltstack */
 

@@ -21,7 +21,8 @@ void scope_write_single_process(void)
     if (le.count > 0) {   /* a process that recorded nothing writes nothing */
         struct scope_rank_info own = {
             .rank = 0, .hostname = scope_facts.hostname, .pid = scope_facts.pid,
-            .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0, .dropped_events = 0};
+            .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0,
+            .dropped_events = (int64_t)scope_buffers_dropped()};
         if (scope_write_file(1, scope_rt.run_start_ns, &own, &le, &sites, NULL, NULL) != 0) {
             scope_event_groups_free(&le);
             scope_site_table_free(&sites);

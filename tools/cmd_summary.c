@@ -2,7 +2,25 @@
  * totals and load imbalance. */
 #include "cli.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+/* One line on stderr per selected rank whose calls were not all recorded:
+ * the figures leave those calls out. */
+static void say_dropped(const scope_file *f, const int *ranks, size_t n_ranks)
+{
+    for (size_t i = 0; i < scope_rank_count(f); i++) {
+        uint64_t dropped = scope_rank_dropped(f, i);
+        bool selected = false;
+        for (size_t k = 0; k < n_ranks && !selected; k++)
+            selected = ranks[k] == scope_rank_id(f, i);
+        if (dropped && selected)
+            fprintf(stderr, "scope summary: rank %d: %" PRIu64 " calls were not recorded (too many"
+                    " calls open at once on a thread) and are not in these figures\n",
+                    scope_rank_id(f, i), dropped);
+    }
+}
 
 static void regions_table(const scope_file *f, const scope_region_stats *st, size_t n,
                           report *out)
@@ -74,6 +92,8 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     regions_table(f, st, n, out);
     int *ranks = cli_ranks(f, &flt, &n_ranks, err);
     int rc = ranks ? 0 : -1;
+    if (rc == 0)
+        say_dropped(f, ranks, n_ranks);
     if (rc == 0 && n_ranks > 1) {
         rc = per_rank_table(f, st, n, ranks, n_ranks, out, err);
         if (rc == 0)
@@ -97,7 +117,8 @@ const cli_command cmd_summary = {
         "and imbalance (max/min and max/mean of the per-rank totals, as 'scope\n"
         "imbalance' prints them). The numbers come from the statistics scope's writer\n"
         "stores with each region, without reading the calls; --recompute derives them\n"
-        "from the calls instead (files of other writers always are).",
+        "from the calls instead (files of other writers always are). A rank that\n"
+        "could not record every call (its dropped_events) is named on stderr.",
     .example = "scope summary profiling_data.h5 --sort total --top 5",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_RECOMPUTE,
     .run = run,

@@ -34,6 +34,7 @@ struct scope_file {
     size_t n_meta;
 
     int *ranks;       /* ascending rank ids */
+    uint64_t *dropped;  /* per rank index: its dropped_events (0 when absent) */
     size_t n_ranks;
 
     char **names;     /* region names, in region order */

@@ -243,7 +243,11 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
     if (rgroup < 0)
         return reader_fail(ld->err, "%s: cannot open the group", where);
     int rc = 0;
-    if (!h5_has_group(rgroup, "regions"))
+    int64_t dropped = 0;
+    if (h5_scalar_attr(rgroup, "dropped_events", H5T_NATIVE_INT64, &dropped) < 0 || dropped < 0)
+        rc = reader_fail(ld->err, "%s: dropped_events is not a count", where);
+    ld->f->dropped[rank_index] = (uint64_t)dropped;
+    if (rc == 0 && !h5_has_group(rgroup, "regions"))
         rc = reader_fail(ld->err, "%s: no 'regions' group", where);
     hid_t regions = rc == 0 ? H5Gopen2(rgroup, "regions", H5P_DEFAULT) : -1;
     char **names = NULL;
@@ -307,7 +311,8 @@ static int load_top_level(loader *ld, hid_t file)
     if (h5_child_names(file, &names, &n, "/", ld->err) < 0)
         return -1;
     int rc = 0;
-    if (!(f->ranks = malloc((n ? n : 1) * sizeof *f->ranks)))
+    if (!(f->ranks = malloc((n ? n : 1) * sizeof *f->ranks)) ||
+        !(f->dropped = calloc(n ? n : 1, sizeof *f->dropped)))
         rc = reader_fail(ld->err, "out of memory");
     for (size_t i = 0; rc == 0 && i < n; i++) {
         long rank = parse_rank_name(names[i]);
@@ -494,6 +499,7 @@ void scope_close(scope_file *f)
     free(f->table);
     free(f->names);
     free(f->ranks);
+    free(f->dropped);
     free(f->path);
     free(f);
 }

@@ -199,6 +199,7 @@ struct process_segments {
     size_t *bytes;
     char (*spill)[4096];
     size_t n;
+    uint64_t dropped;   /* calls the threads could not record */
 };
 
 static void unmap_segments(struct process_segments *p)
@@ -249,6 +250,7 @@ static int map_segments(const struct process *proc, struct process_segments *p)
         memcpy(recorded, h->spill_path, sizeof(recorded));
         recorded[sizeof(recorded) - 1] = '\0';
         spill_location(p->spill[p->n], sizeof(p->spill[0]), proc->dir, ok ? recorded : "");
+        p->dropped += ok ? h->dropped : 0;
         p->threads[p->n] = (struct scope_thread_records){
             .spill_path = ok ? p->spill[p->n] : NULL, .spilled = ok ? h->spilled : 0,
             .records = (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
@@ -270,9 +272,11 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
 }
 
 /* Groups one process's events by its regions, on rank 0's clock; the
- * strings stay valid as long as its meta segment is mapped. */
+ * strings stay valid as long as its meta segment is mapped. *dropped: the
+ * calls its threads could not record. */
 static int group_process(const struct process *proc, struct scope_event_groups *g,
-                         struct scope_site_table *sites, size_t *events, char *err, size_t errlen)
+                         struct scope_site_table *sites, size_t *events, uint64_t *dropped,
+                         char *err, size_t errlen)
 {
     const struct scope_meta_header *m = proc->meta;
     const struct scope_meta_hook *hooks = scope_meta_hooks(m);
@@ -298,6 +302,7 @@ static int group_process(const struct process *proc, struct scope_event_groups *
         scope_record_reader_close(&in);
     }
     *events = rc == 0 ? g->count : 0;
+    *dropped = segs.dropped;
     unmap_segments(&segs);
     free(hook_region);
     if (rc != 0 && !*err)
@@ -505,13 +510,14 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
         struct scope_event_groups g;
         struct scope_site_table sites;
         size_t events = 0;
+        uint64_t dropped = 0;
         scope_site_table_init(&sites);
-        rc = group_process(&run->procs[i], &g, &sites, &events, err, errlen);
+        rc = group_process(&run->procs[i], &g, &sites, &events, &dropped, err, errlen);
         if (rc == 0) {
             const struct scope_meta_header *m = run->procs[i].meta;
             struct scope_rank_info info = {m->rank, m->hostname, m->pid,
                                            m->run_start_ns - m->clock_offset_ns,
-                                           m->clock_offset_ns, 0};
+                                           m->clock_offset_ns, (int64_t)dropped};
             int32_t *map;
             name_callsites(&run->procs[i], &sites, &run_sites, &map, report);
             rc = scope_write_rank(api, w, &info, &g, map, meta_region_info, m);

@@ -73,6 +73,9 @@ SCOPE_API const scope_meta *scope_metadata_find(const scope_file *f, const char 
 SCOPE_API size_t scope_rank_count(const scope_file *f);
 /* Rank ids in ascending order: scope_rank_id(f, 0) is the lowest. */
 SCOPE_API int scope_rank_id(const scope_file *f, size_t i);
+/* Calls of rank i that were not recorded (more calls open at once on a
+ * thread than scope's shadow stack holds): the rank's dropped_events. */
+SCOPE_API uint64_t scope_rank_dropped(const scope_file *f, size_t i);
 SCOPE_API bool scope_has_rank(const scope_file *f, int rank);
 
 SCOPE_API size_t scope_region_count(const scope_file *f);

@@ -25,6 +25,8 @@ expectations (repeatable):
   --depth R=N       at most N, and at some point exactly N, calls of R are
                     open at once on one thread
   --threads R=KxN   R ran on exactly K distinct threads, N calls on each
+  --dropped N       rank0's dropped_events is N (calls past a full shadow
+                    stack); 0 unless given
   --buffer SIZE     per-thread buffer size (a config file), to force spills
   --children N      the program starts N profiled programs (exec, spawn):
                     each writes a file of its own, profile.PID.h5
@@ -65,6 +67,7 @@ def parse_args():
     ap.add_argument("--depth", type=keyval, action="append", default=[])
     ap.add_argument("--threads", type=keyval, action="append", default=[])
     ap.add_argument("--buffer")
+    ap.add_argument("--dropped", type=int, default=0)
     ap.add_argument("--callsite-depth", type=int, default=0)
     ap.add_argument("--children", type=int, default=0)
     ap.add_argument("--no-nesting", action="store_true")
@@ -118,7 +121,7 @@ def run_program(a, outdir):
     return out, [os.path.join(outdir, f) for f in children]
 
 
-def read_regions(path):
+def read_regions(path, want_dropped=0):
     import h5py
     regions = {}
     with h5py.File(path, "r") as f:
@@ -130,9 +133,9 @@ def read_regions(path):
             fail("unexpected top-level groups %s" % extra)
         rank = f["rank0"]
         run_start = int(rank.attrs.get("run_start_time", f["metadata"].attrs.get("run_start_time", 0)))
-        dropped = int(rank.attrs.get("dropped_events", 0))
-        if dropped != 0:
-            fail("rank0 dropped_events = %d" % dropped)
+        dropped = int(rank.attrs.get("dropped_events", -1))
+        if dropped != want_dropped:
+            fail("rank0 dropped_events = %d, want %d" % (dropped, want_dropped))
         for name, g in rank["regions"].items():
             for ds in ("start_times", "end_times"):
                 if ds not in g:
@@ -297,7 +300,7 @@ def check_expectations(a, regions):
     return counts
 
 
-def check_cli(cli, path, counts):
+def check_cli(cli, path, counts, dropped):
     p = subprocess.run([cli, "summary", path, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0:
         fail("scope summary failed (%d): %s" % (p.returncode, p.stderr.strip()))
@@ -305,6 +308,11 @@ def check_cli(cli, path, counts):
         rows = json.loads(p.stdout)["regions"]
     except (ValueError, KeyError) as e:
         fail("scope summary --format json: unreadable output (%s): %.200s" % (e, p.stdout))
+    said = "rank 0: %d calls were not recorded" % dropped
+    if dropped and said not in p.stderr:
+        fail("scope summary does not say '%s': %r" % (said, p.stderr))
+    if not dropped and "not recorded" in p.stderr:
+        fail("scope summary speaks of unrecorded calls: %r" % p.stderr)
     cli_counts = {r["region"]: r["calls"] for r in rows}
     want = {k: v for k, v in counts.items() if v}
     if cli_counts != want:
@@ -328,12 +336,12 @@ def main():
         outdir = os.path.join(tmp, "out")
         os.mkdir(outdir)
         path, children = run_program(a, outdir)
-        run_start, regions = read_regions(path)
+        run_start, regions = read_regions(path, a.dropped)
         check_basics(run_start, regions)
         counts = check_expectations(a, regions)
         if a.callsite_depth:
             check_callsites(path, a.callsite_depth)
-        check_cli(a.cli, path, counts)
+        check_cli(a.cli, path, counts, a.dropped)
         for child in children:
             run_start, regions = read_regions(child)
             check_basics(run_start, regions)

@@ -51,6 +51,17 @@ void fx_metadata(hid_t file, int64_t run_start_ns)
     H5Gclose(g);
 }
 
+void fx_rank_dropped(hid_t file, int rank, int64_t dropped)
+{
+    char name[32];
+    snprintf(name, sizeof name, "rank%d", rank);
+    if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
+        H5Gclose(fx_rank(file, rank));
+    hid_t r = H5Gopen2(file, name, H5P_DEFAULT);
+    attr_int(r, "dropped_events", dropped);
+    H5Gclose(r);
+}
+
 hid_t fx_rank(hid_t file, int rank)
 {
     char name[32];

@@ -16,6 +16,8 @@ void fx_close(hid_t file);
 void fx_metadata(hid_t file, int64_t run_start_ns);
 /* rank{N}/regions, created; close with H5Gclose. */
 hid_t fx_rank(hid_t file, int rank);
+/* Sets rank{N}'s dropped_events (a region-less rank{N} is created first). */
+void fx_rank_dropped(hid_t file, int rank, int64_t dropped);
 /* One region group; n_end / n_thr may differ from n to make bad files;
  * thr == NULL: no thread_ids dataset. */
 void fx_region(hid_t regions, const char *raw_name, const int64_t *start, size_t n,

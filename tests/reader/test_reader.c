@@ -507,6 +507,11 @@ static void ends_early(hid_t file)
     H5Gclose(g);
 }
 
+static void negative_dropped(hid_t file)
+{
+    fx_rank_dropped(file, 0, -3);
+}
+
 static void stray_group(hid_t file)
 {
     H5Gclose(fx_rank(file, 0));
@@ -527,6 +532,32 @@ START_TEST(bad_layouts)
     bad_layout(ends_early, "ends before it starts");
     bad_layout(stray_group, "unexpected top-level object 'results'");
     bad_layout(only_metadata, "no rank{N} groups");
+    bad_layout(negative_dropped, "rank0: dropped_events is not a count");
+}
+END_TEST
+
+/* dropped_events per rank; a file without it (the seed's) has none. */
+START_TEST(dropped_calls)
+{
+    make_path("dropped");
+    hid_t file = fx_create(path);
+    fx_metadata(file, 0);
+    int64_t s[] = {0}, e[] = {5};
+    for (int rank = 0; rank < 3; rank++) {
+        hid_t g = fx_rank(file, rank);
+        fx_region(g, "solve", s, 1, e, 1, NULL, 0);
+        H5Gclose(g);
+    }
+    fx_rank_dropped(file, 1, 51424);
+    fx_rank_dropped(file, 2, 0);
+    fx_close(file);
+    scope_file *f = open_ok();
+    ck_assert_uint_eq(scope_rank_dropped(f, 0), 0);
+    ck_assert_uint_eq(scope_rank_dropped(f, 1), 51424);
+    ck_assert_uint_eq(scope_rank_dropped(f, 2), 0);
+    ck_assert_uint_eq(scope_rank_dropped(f, 3), 0);   /* no such rank index */
+    scope_close(f);
+    unlink(path);
 }
 END_TEST
 
@@ -673,6 +704,7 @@ static Suite *reader_suite(void)
         {"recursion", recursion},               {"threads", threads},
         {"bad_input", bad_missing_and_not_hdf5}, {"bad_input", bad_truncated},
         {"bad_input", bad_layouts},             {"bad_input", bad_regex_and_rank},
+        {"bad_input", dropped_calls},
         {"stats", stored_stats_are_used},       {"stats", stored_self_is_used},
         {"stats", damaged_stats},
     };
