@@ -11,8 +11,6 @@
 
 #define STACKS SCOPE_THREAD_STACKS
 #define INDEX_SLOTS (2 * STACKS)   /* open addressing, a power of two */
-/* Frames of scope's own entry path the unwind passes before the caller. */
-#define OWN_FRAMES_MAX 16
 
 struct stack_entry {
     uint32_t n;
@@ -75,16 +73,22 @@ void scope_callsite_capture(void *arg)
 {
     struct scope_stack_capture *c = arg;
     c->n = 0;
+    c->met_exit_stub = 0;
     struct scope_stack_table *table = table_of(c->thread);
     if (!scope_unw.backtrace || !table)
         return;
-    void *ips[OWN_FRAMES_MAX + SCOPE_CALLSITE_MAX_DEPTH];
-    int got = scope_unw.backtrace(ips, (int)(OWN_FRAMES_MAX + c->depth));
+    void *ips[SCOPE_CALLSITE_OWN_FRAMES + SCOPE_CALLSITE_MAX_DEPTH];
+    int got = scope_unw.backtrace(ips, (int)(SCOPE_CALLSITE_OWN_FRAMES + c->depth));
+    for (int i = 0; i < got; i++)
+        if ((uintptr_t)ips[i] == (uintptr_t)scope_exit_stub) {
+            c->met_exit_stub = 1;
+            return;
+        }
     uint64_t caller = *c->slot;
     int first = 0;
     while (first < got && (uint64_t)(uintptr_t)ips[first] != caller)
         first++;
-    if (first > OWN_FRAMES_MAX)
+    if (first > SCOPE_CALLSITE_OWN_FRAMES)
         return;   /* the unwind lost its way in scope's own frames */
     for (int i = first; i < got && c->n < c->depth; i++)
         c->addrs[c->n++] = (uint64_t)(uintptr_t)ips[i];

@@ -21,10 +21,16 @@ struct scope_stack_capture {
     uint64_t addrs[SCOPE_CALLSITE_MAX_DEPTH]; /* out: return addresses, the caller's first */
     uint32_t number;               /* out: the thread's number for them */
     int is_new;                    /* out: the number must be defined before use */
+    int met_exit_stub;             /* out: an open call's return address was still
+                                      scope_exit_stub: nothing was numbered */
 };
 
-/* Fills the out fields of the struct scope_stack_capture at arg. The open
- * hooked calls' return addresses must be on the stack (scope_shadow_unhook). */
+/* Frames of scope's own entry path the unwind passes before the caller, at most. */
+#define SCOPE_CALLSITE_OWN_FRAMES 16
+
+/* Fills the out fields of the struct scope_stack_capture at arg. The return
+ * addresses of the open hooked calls the unwind passes must be back on the
+ * stack; when one is not, met_exit_stub says so and n is 0. */
 void scope_callsite_capture(void *arg) __attribute__((visibility("hidden")));
 
 #endif

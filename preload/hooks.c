@@ -133,11 +133,20 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     t->busy = 0;
 }
 
-/* Exit stubs back in the return-address slots of the open calls whose
- * real return addresses scope_shadow_unhook put back. */
-static void rehook_open_frames(struct scope_thread *t)
+/* Real return addresses back in the slots of the `count` most recent open
+ * calls (all of them: SIZE_MAX), so that an unwinder can pass them. */
+static void unhook_recent_frames(struct scope_thread *t, size_t count)
 {
-    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
+        if (*(f - 1)->slot == (uint64_t)(uintptr_t)scope_exit_stub)
+            *(f - 1)->slot = (f - 1)->return_address;
+}
+
+/* Exit stubs back in the slots of the `count` most recent open calls (all:
+ * SIZE_MAX) whose real return addresses an unhook put back. */
+static void rehook_recent_frames(struct scope_thread *t, size_t count)
+{
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
         if (*(f - 1)->slot == (f - 1)->return_address)
             *(f - 1)->slot = (uint64_t)(uintptr_t)scope_exit_stub;
 }
@@ -146,7 +155,12 @@ static void rehook_open_frames(struct scope_thread *t)
  * frames at most, as 1 + the thread's number for it (defined in the record
  * stream first if new), or 0 when it could not be had: the call site is
  * then its caller alone. Busy all along, so that a signal handler's hooked
- * call cannot use the number before its definition is in the buffer. */
+ * call cannot use the number before its definition is in the buffer.
+ * The unwind passes scope's own frames, then `depth` frames: only the most
+ * recent open calls can be among them, so only their return addresses are
+ * put back (a recursion a million deep costs no more than a shallow one);
+ * when the unwind still met an exit stub (the open calls of another
+ * context lay in between), it is done again with all of them put back. */
 static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t depth)
 {
     struct scope_stack_capture c;   /* no initializer: it could call memset */
@@ -154,9 +168,15 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
     c.slot = slot;
     c.depth = depth;
     t->busy = 1;
-    scope_shadow_unhook();
+    size_t unhooked = (size_t)depth + SCOPE_CALLSITE_OWN_FRAMES;
+    unhook_recent_frames(t, unhooked);
     scope_call_saving_fpu(scope_callsite_capture, &c);
-    rehook_open_frames(t);
+    if (c.met_exit_stub) {
+        unhooked = SIZE_MAX;
+        unhook_recent_frames(t, unhooked);
+        scope_call_saving_fpu(scope_callsite_capture, &c);
+    }
+    rehook_recent_frames(t, unhooked);
     uint32_t stack = c.n ? 1 + c.number : 0;
     if (c.n && c.is_new) {
         size_t n = scope_stackdef_records(c.n);
@@ -334,9 +354,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_unhook(void)
     struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE)
         return;
-    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
-        if (*(f - 1)->slot == (uint64_t)(uintptr_t)scope_exit_stub)
-            *(f - 1)->slot = (f - 1)->return_address;
+    unhook_recent_frames(t, SIZE_MAX);
 }
 
 /* A handler caught it in the frame whose stack pointer is caller_sp: the
@@ -351,7 +369,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
         struct scope_shadow_frame *f = --t->sp;
         emit(t, f, now);
     }
-    rehook_open_frames(t);
+    rehook_recent_frames(t, SIZE_MAX);
 }
 
 /* An unwinder reached the exit stub in the return-address slot `slot`

@@ -32,7 +32,10 @@ expectations (repeatable):
                     each writes a file of its own, profile.PID.h5
   --child-count R=N region R has exactly N calls in every child's file
   --no-nesting      the program switches stacks (swapcontext): the calls of
-                    one thread need not nest
+                    one thread need not nest, and stored self times are not
+                    compared with the reader's (they differ for overlapping calls)
+  --stack R=F1>F2   with a call-site depth, every call of R has a stack that
+                    starts with functions F1 (its caller), F2, ...
 Exit status: 0 pass, 1 fail, 77 skip (the program skipped itself, or no h5py).
 """
 import argparse
@@ -71,6 +74,7 @@ def parse_args():
     ap.add_argument("--callsite-depth", type=int, default=0)
     ap.add_argument("--children", type=int, default=0)
     ap.add_argument("--no-nesting", action="store_true")
+    ap.add_argument("--stack", type=keyval, action="append", default=[])
     ap.add_argument("--child-count", type=keyval, action="append", default=[])
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("program", nargs=argparse.REMAINDER)
@@ -150,10 +154,12 @@ def read_regions(path, want_dropped=0):
     return run_start, regions
 
 
-def check_callsites(path, depth):
+def check_callsites(path, depth, stacks):
     """With a call-site depth, every call has a stack of 1 to depth frames,
     its caller in the program or one of its libraries (a signal handler's is
-    libc's signal trampoline), never in libscope."""
+    libc's signal trampoline), never in libscope; and the calls of the
+    regions in stacks (name -> [function, ...]) have stacks that start with
+    those functions."""
     import h5py
     with h5py.File(path, "r") as f:
         if "callsites" not in f["metadata"]:
@@ -171,6 +177,13 @@ def check_callsites(path, depth):
                 caller = frames[sites[i][0]]
                 if not caller["module"] or b"libscope" in caller["module"]:
                     fail("region %s: call site %d: caller %s" % (name, i, caller))
+        for name, want in stacks:
+            g = f["rank0/regions"][name]
+            for i in set(int(i) for i in g["callsite_ids"][()]):
+                got = [frames[k]["function"].decode() for k in sites[i] if k >= 0]
+                if got[:len(want)] != want:
+                    fail("region %s: call site %d: stack %s, want it to start with %s"
+                         % (name, i, " > ".join(got), " > ".join(want)))
 
 
 def check_basics(run_start, regions):
@@ -300,7 +313,7 @@ def check_expectations(a, regions):
     return counts
 
 
-def check_cli(cli, path, counts, dropped):
+def check_cli(cli, path, counts, nesting, dropped):
     p = subprocess.run([cli, "summary", path, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0:
         fail("scope summary failed (%d): %s" % (p.returncode, p.stderr.strip()))
@@ -320,7 +333,7 @@ def check_cli(cli, path, counts, dropped):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
     import stored_stats
     try:
-        stored_stats.check(cli, path)
+        stored_stats.check(cli, path, nesting)
     except AssertionError as e:
         fail(str(e))
 
@@ -340,8 +353,9 @@ def main():
         check_basics(run_start, regions)
         counts = check_expectations(a, regions)
         if a.callsite_depth:
-            check_callsites(path, a.callsite_depth)
-        check_cli(a.cli, path, counts, a.dropped)
+            check_callsites(path, a.callsite_depth,
+                            [(name, want.split(">")) for name, want in a.stack])
+        check_cli(a.cli, path, counts, not a.no_nesting, a.dropped)
         for child in children:
             run_start, regions = read_regions(child)
             check_basics(run_start, regions)

@@ -25,8 +25,12 @@ def same(a, b, exact):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
 
-def check(cli, path):
-    """Raises AssertionError naming the first difference."""
+def check(cli, path, nesting=True):
+    """Raises AssertionError naming the first difference. With nesting
+    False (a program that switches stacks: its calls overlap without
+    nesting) self times are not compared: the writer takes a call's
+    children from the open calls at its entry, the reader from the times,
+    and for overlapping calls neither is the one right answer."""
     stored, derived = summary(cli, path), summary(cli, path, "--recompute")
     if stored.keys() != derived.keys():
         raise AssertionError("summary tables differ: %s vs %s" % (list(stored), list(derived)))
@@ -36,6 +40,8 @@ def check(cli, path):
                                  % (table, len(rows), len(derived[table])))
         for got, want in zip(rows, derived[table]):
             for key, value in want.items():
+                if not nesting and "self" in key:
+                    continue
                 exact = key not in ("std", "mean", "share") and not key.startswith("max_over")
                 if not same(got.get(key), value, exact):
                     raise AssertionError("%s %s: %s stored %r, derived from the calls %r"
