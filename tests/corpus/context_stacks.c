@@ -4,14 +4,10 @@
  * its whole stack as call site (its caller's caller, not scope's exit
  * stub), however many calls of the other context lie in between. */
 #define CORPUS_MAIN
-#include "corpus.h"
-
-#include <ucontext.h>
+#include "ping_pong.h"
 
 #define DIVE 40
-#define STACK_BYTES (512 * 1024)
 
-static ucontext_t main_ctx, ping_ctx, pong_ctx;
 static long *volatile escaped;
 
 /* The local's address escapes, so the frame stays: no loop, no tail call. */
@@ -56,22 +52,9 @@ static void pong_body(void)
     CHECK(dive(DIVE) == DIVE + 1, "dive");
 }
 
-static void make(ucontext_t *ctx, void *stack, void (*body)(void))
-{
-    CHECK(getcontext(ctx) == 0, "getcontext");
-    ctx->uc_stack.ss_sp = stack;
-    ctx->uc_stack.ss_size = STACK_BYTES;
-    ctx->uc_link = &main_ctx;
-    makecontext(ctx, body, 0);
-}
-
 int main(void)
 {
-    static char ping_stack[STACK_BYTES] __attribute__((aligned(16)));
-    static char pong_stack[STACK_BYTES] __attribute__((aligned(16)));
-    make(&ping_ctx, ping_stack, ping_body);
-    make(&pong_ctx, pong_stack, pong_body);
-    CHECK(swapcontext(&main_ctx, &ping_ctx) == 0, "swapcontext to ping");
+    ping_pong_run(ping_body, pong_body);
     puts("context_stacks: ok");
     return 0;
 }

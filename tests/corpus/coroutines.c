@@ -6,15 +6,12 @@
  * hooked call on that stack ends. No crash, every result right, every call
  * recorded once. */
 #define CORPUS_MAIN
-#include "corpus.h"
+#include "ping_pong.h"
 
 #include <setjmp.h>
-#include <ucontext.h>
 
 #define STEPS 40
-#define STACK_BYTES (256 * 1024)
 
-static ucontext_t main_ctx, ping_ctx, pong_ctx;
 static jmp_buf skip;
 static int pong_done;
 
@@ -63,22 +60,9 @@ static void pong_body(void)
     pong_done = 1;
 }
 
-static void make(ucontext_t *ctx, void *stack, void (*body)(void))
-{
-    CHECK(getcontext(ctx) == 0, "getcontext");
-    ctx->uc_stack.ss_sp = stack;
-    ctx->uc_stack.ss_size = STACK_BYTES;
-    ctx->uc_link = &main_ctx;
-    makecontext(ctx, body, 0);
-}
-
 int main(void)
 {
-    static char ping_stack[STACK_BYTES] __attribute__((aligned(16)));
-    static char pong_stack[STACK_BYTES] __attribute__((aligned(16)));
-    make(&ping_ctx, ping_stack, ping_body);
-    make(&pong_ctx, pong_stack, pong_body);
-    CHECK(swapcontext(&main_ctx, &ping_ctx) == 0, "swapcontext to ping");
+    ping_pong_run(ping_body, pong_body);
     CHECK(pong_done, "pong did not finish");
     CHECK(after_leap(9) == 10, "after_leap on main's stack");
     puts("coroutines: ok");
