@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "recover.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,13 @@ static int recover_main(int argc, char **argv)
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) {
             o.output = argv[++i];
         } else if (strcmp(a, "--run") == 0 && i + 1 < argc) {
-            o.run = atoi(argv[++i]);
+            char *end;
+            long pid = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || pid <= 0 || pid > INT_MAX) {
+                fprintf(stderr, "scope recover: --run wants a pid, got '%s'\n", argv[i]);
+                return 2;
+            }
+            o.run = (int)pid;
         } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
             o.dir = argv[++i];
         } else if (strcmp(a, "--gather") == 0 && i + 1 < argc) {

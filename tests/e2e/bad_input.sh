@@ -62,4 +62,13 @@ for input in missing.h5 bad.conf; do
     [ "$status" -eq 2 ] || fail "scope summary $input: status $status, expected 2"
     expect_line "^scope: $input: "
 done
+
+# 7. recover --run with something that is not a pid: status 2, one line, nothing recovered
+for pid in "" abc 12x -3; do
+    status=0
+    "$SCOPE_CLI" recover --run "$pid" --list >out.txt 2>err.txt || status=$?
+    [ "$status" -eq 2 ] || fail "scope recover --run '$pid': status $status, expected 2"
+    [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "^scope recover: --run wants a pid, got '$pid'" err.txt ||
+        fail "scope recover --run '$pid': not one clear line"
+done
 echo "ok: bad input handled"

@@ -11,7 +11,7 @@ depth=$1 mode=${2:-finalize}
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-callsites-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAIL: $*"; cat out.txt err.txt 2>/dev/null || true; exit 1; }
+fail() { echo "FAIL: $*"; cat out.txt callsites.txt err.txt 2>/dev/null || true; exit 1; }
 
 if [ "$depth" = 1 ]; then
     printf '[functions]\nmeasured depth=1\n' >scope.conf
@@ -21,7 +21,8 @@ fi
 if [ "$mode" = recover ]; then
     ! $MPIRUN -n 2 "$SCOPE_CLI" run -c scope.conf -- "$PROGRAM" abort >out.txt 2>err.txt ||
         fail "the job did not abort"
-    pid0=$(awk '$1 == "pid" {print $2}' out.txt)
+    pid0=$(awk '$1 == "pid" {print $2}' callsites.txt)
+    [ -n "$pid0" ] || fail "no pid of rank 0 in callsites.txt"
     # the launcher may return before its killed ranks are gone
     for _ in $(seq 50); do
         "$SCOPE_CLI" recover --run "$pid0" -o profiling_data.h5 2>recover.txt && break
@@ -37,7 +38,7 @@ else
     [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "scope said more than one line"
 fi
 
-"$PYTHON" - "$depth" "$(basename "$PROGRAM")" out.txt <<'PY' || fail "wrong call sites in the file"
+"$PYTHON" - "$depth" "$(basename "$PROGRAM")" callsites.txt <<'PY' || fail "wrong call sites in the file"
 import sys, h5py
 depth, program = int(sys.argv[1]), sys.argv[2]
 lines = {w[1]: int(w[2]) for w in (l.split() for l in open(sys.argv[3])) if w and w[0] == "line"}
@@ -72,7 +73,7 @@ PY
 
 "$SCOPE_CLI" callsites profiling_data.h5 --format csv >cs.csv 2>err.txt || fail "scope callsites failed"
 for caller in a b c; do
-    line=$(awk -v c="caller_$caller" '$2 == c {print $3}' out.txt)
+    line=$(awk -v c="caller_$caller" '$2 == c {print $3}' callsites.txt)
     grep -q "caller_$caller (.*callsites.c:$line)" cs.csv || fail "caller_$caller:$line missing"
 done
 echo "ok: scope callsites lists the three callers with their lines"

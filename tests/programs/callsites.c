@@ -3,8 +3,10 @@
  * 42"), so that a test can check that every call is attributed to its
  * caller and line. Built at -O2 -g like a user's code; the callers use the
  * result after the call, so that none of them becomes a tail call. With
- * the argument "abort", rank 0 prints its pid and calls MPI_Abort once
- * every rank made its calls (for `scope recover`). */
+ * the argument "abort", rank 0 also prints its pid and calls MPI_Abort once
+ * every rank made its calls (for `scope recover`). Rank 0 prints into the
+ * file callsites.txt of the current directory: a launcher may lose the
+ * output of a job that aborts. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,16 +48,20 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     double x = caller_a(rank) + caller_b(rank) + caller_c(rank);
-    if (rank == 0)
-        printf("line caller_a %d\nline caller_b %d\nline caller_c %d\nresult %g\n", line_a, line_b,
-               line_c, x);
-    if (argc > 1 && strcmp(argv[1], "abort") == 0) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0) {
-            printf("pid %d\n", (int)getpid());
-            fflush(stdout);
-            MPI_Abort(MPI_COMM_WORLD, 3);
+    int abort_after = argc > 1 && strcmp(argv[1], "abort") == 0;
+    if (rank == 0) {
+        FILE *out = fopen("callsites.txt", "w");
+        if (!out || fprintf(out, "line caller_a %d\nline caller_b %d\nline caller_c %d\n"
+                            "result %g\npid %d\n", line_a, line_b, line_c, x,
+                            (int)getpid()) < 0 || fclose(out) != 0) {
+            perror("callsites.txt");
+            MPI_Abort(MPI_COMM_WORLD, 2);
         }
+    }
+    if (abort_after) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            MPI_Abort(MPI_COMM_WORLD, 3);
         MPI_Barrier(MPI_COMM_WORLD);   /* until the abort ends this rank */
     }
     MPI_Finalize();
