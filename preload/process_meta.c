@@ -1,10 +1,12 @@
 /* process_meta.c: writes and updates this process's meta segment. */
 #include "process_meta.h"
 #include "output_path.h"
+#include "record_files.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "thread_state.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -81,20 +83,13 @@ void scope_meta_publish(void)
         meta = NULL;
     }
     meta_bytes = sizeof(*meta) + scope_rt.nhooks * sizeof(struct scope_meta_hook) + strings;
-    snprintf(meta_name, sizeof(meta_name), "/scope-%d-%d-meta", (int)getuid(), (int)getpid());
-    int fd = shm_open(meta_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0 || ftruncate(fd, (off_t)meta_bytes) != 0) {
-        if (fd >= 0) {
-            close(fd);
-            shm_unlink(meta_name);
-        }
-        scope_log("cannot create %s: a killed run could not be recovered", meta_name);
-        return;
-    }
-    void *map = mmap(NULL, meta_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) {
+    if (old_bytes)   /* our own, replaced: never truncate a segment that exists */
         shm_unlink(meta_name);
+    scope_record_shm_name(meta_name, sizeof(meta_name), "meta");
+    void *map = scope_record_shm_create(meta_name, meta_bytes);
+    if (!map) {
+        scope_log("cannot create %s%s: %s: a killed run could not be recovered", SCOPE_SHM_DIR,
+                  meta_name, strerror(errno));
         return;
     }
     meta = map;
@@ -121,7 +116,7 @@ void scope_meta_publish(void)
 
 static void maps_path(char *out, size_t len, const char *suffix)
 {
-    snprintf(out, len, "/dev/shm/scope-%d-%d-maps%s", (int)getuid(), (int)getpid(), suffix);
+    snprintf(out, len, SCOPE_SHM_DIR "/%s-maps%s", scope_record_stem(), suffix);
 }
 
 static int any_callsites(void)
@@ -165,7 +160,7 @@ void scope_meta_save_maps(void)
     char *text = read_maps(&len), part[128], path[128];
     maps_path(part, sizeof(part), ".part");
     maps_path(path, sizeof(path), "");
-    int fd = text ? open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    int fd = text ? open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
     int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len;
     if (fd >= 0 && (close(fd) != 0 || !ok || rename(part, path) != 0))
         unlink(part);

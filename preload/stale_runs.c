@@ -5,11 +5,11 @@
  * are not mentioned: a job's epilogue may be recovering them right now.
  * SCOPE_WARN_STALE=0 turns it off (a batch system that cleans /dev/shm
  * itself; the test suite, which must not depend on the machine's past). */
+#include "process_alive.h"
+#include "record_files.h"
 #include "runtime.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,25 +24,21 @@ void scope_warn_stale_runs(void)
     const char *on = getenv("SCOPE_WARN_STALE");
     if (on && strcmp(on, "0") == 0)
         return;
-    DIR *d = opendir("/dev/shm");
+    DIR *d = opendir(SCOPE_SHM_DIR);
     if (!d)
         return;
-    char prefix[32];
-    int plen = snprintf(prefix, sizeof(prefix), "scope-%d-", (int)getuid());
     int dead = 0, first = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         int pid;
-        char tail[8];
-        if (strncmp(e->d_name, prefix, (size_t)plen) != 0 ||
-            sscanf(e->d_name + plen, "%d-%7s", &pid, tail) != 2 || strcmp(tail, "meta") != 0 ||
-            pid == getpid())
+        char stem[256];
+        if (!scope_record_parse_meta(e->d_name, &pid, stem, sizeof(stem)) || pid == getpid())
             continue;
-        if (kill(pid, 0) == 0 || errno == EPERM)
-            continue;   /* still running */
+        if (scope_process_alive(pid))
+            continue;
         char path[300];
         struct stat st;
-        snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+        snprintf(path, sizeof(path), SCOPE_SHM_DIR "/%s", e->d_name);
         if (stat(path, &st) != 0 || time(NULL) - st.st_mtime < STALE_SECONDS)
             continue;
         if (!dead++)

@@ -4,6 +4,7 @@
 #include "thread_buffer.h"
 #include "fault_signals.h"
 #include "process_meta.h"
+#include "record_files.h"
 #include "segment.h"
 #include "thread_state.h"
 
@@ -54,13 +55,6 @@ uint64_t scope_buffers_dropped(void)
     return dropped;
 }
 
-static void spill_path(char *out, size_t len, int thread)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(out, len, "%s/scope-%d-%d-%d.spill", dir && *dir ? dir : "/tmp",
-             (int)getuid(), (int)getpid(), thread);
-}
-
 /* A first write to a shared page costs microseconds: pay it for the whole
  * buffer now rather than once every 256 calls in the hot path. */
 static void prefault(void *map, size_t bytes)
@@ -80,23 +74,11 @@ static struct scope_thread_buffer *buffer_create(int number)
     if (!b)
         return NULL;
     b->spill_fd = -1;
-    snprintf(b->shm_name, sizeof(b->shm_name), "/scope-%d-%d-%d", (int)getuid(),
-             (int)getpid(), number);
-    int fd = shm_open(b->shm_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0)
-        goto fail;
+    scope_record_thread_shm_name(b->shm_name, sizeof(b->shm_name), number);
     b->map_bytes = SCOPE_SEGMENT_HEADER_BYTES + records_per_buffer * sizeof(struct scope_record);
-    if (ftruncate(fd, (off_t)b->map_bytes) != 0) {
-        close(fd);
-        shm_unlink(b->shm_name);
+    void *map = scope_record_shm_create(b->shm_name, b->map_bytes);
+    if (!map)
         goto fail;
-    }
-    void *map = mmap(NULL, b->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) {
-        shm_unlink(b->shm_name);
-        goto fail;
-    }
     b->header = map;
     b->records = (struct scope_record *)((char *)map + SCOPE_SEGMENT_HEADER_BYTES);
     prefault(map, b->map_bytes);
@@ -106,7 +88,7 @@ static struct scope_thread_buffer *buffer_create(int number)
     b->header->tid = (int32_t)syscall(SYS_gettid);
     b->header->capacity = records_per_buffer;
     b->header->clock_base = clock_base;
-    spill_path(b->header->spill_path, sizeof(b->header->spill_path), number);
+    scope_record_spill_path(b->header->spill_path, sizeof(b->header->spill_path), number);
     return b;
 fail:
     free(b);
@@ -216,8 +198,9 @@ void scope_thread_flush(void *arg)
     if (t->status != SCOPE_THREAD_ACTIVE)
         return;   /* stopped by an earlier failure: said once already */
     t->busy++;
+    char why[1200] = "";
     if (b->spill_fd < 0)
-        b->spill_fd = open(b->header->spill_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        b->spill_fd = scope_record_spill_create(b->header->spill_path, why, sizeof(why));
     off_t offset = (off_t)(b->spill_windows * window);
     void *at = b->spill_map;
     void *map = MAP_FAILED;
@@ -225,8 +208,11 @@ void scope_thread_flush(void *arg)
         map = mmap(at, window, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0),
                    b->spill_fd, offset);
     if (map == MAP_FAILED) {
-        fprintf(stderr, "scope: cannot spill to %s (%s): recording stops on this thread\n",
-                b->header->spill_path, strerror(errno));
+        if (!*why)
+            snprintf(why, sizeof(why), "cannot spill to %s: %s", b->header->spill_path,
+                     strerror(errno));
+        fprintf(stderr, "scope: %s: recording stops on this thread (its first %zu records "
+                "are kept)\n", why, (size_t)b->header->capacity + (size_t)b->header->spilled);
         t->status = SCOPE_THREAD_OFF;
         /* cur may lie past the end when a signal handler raced for the last slot */
         t->cur = t->end = t->cur < t->end ? t->cur : t->end;

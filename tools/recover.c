@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -21,7 +20,9 @@
 #include "clock.h"
 #include "demangle.h"
 #include "event_groups.h"
+#include "process_alive.h"
 #include "process_meta.h"
+#include "record_files.h"
 #include "scope_build_config.h"
 #include "scope_writer.h"
 #include "segment.h"
@@ -32,6 +33,7 @@ struct process {
     struct scope_meta_header *meta;
     size_t meta_bytes;
     char dir[2048];           /* where its segments are: the scanned dir or a node's */
+    char stem[256];           /* their names without the suffix: scope-UID-PID-TAG */
 };
 
 struct run {
@@ -39,9 +41,10 @@ struct run {
     size_t n;
 };
 
+/* Maps a file of this user (not a symlink, not someone else's) read-only. */
 static void *map_file(const char *path, size_t *bytes)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = scope_record_open_owned(path);
     struct stat st;
     void *p = MAP_FAILED;
     if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
@@ -53,9 +56,9 @@ static void *map_file(const char *path, size_t *bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
-static int valid_meta(const struct scope_meta_header *m, size_t bytes)
+static int valid_meta(const struct scope_meta_header *m, size_t bytes, int pid)
 {
-    return bytes >= sizeof(*m) && memcmp(m->magic, SCOPE_META_MAGIC, 8) == 0 &&
+    return bytes >= sizeof(*m) && memcmp(m->magic, SCOPE_META_MAGIC, 8) == 0 && m->pid == pid &&
            m->nhooks >= 0 && m->nregions >= 0 &&
            bytes >= sizeof(*m) + (size_t)m->nhooks * sizeof(struct scope_meta_hook) +
                         m->strings_bytes;
@@ -69,7 +72,7 @@ static int alive(const struct scope_meta_header *m)
     gethostname(host, sizeof(host) - 1);
     if (strncmp(m->hostname, host, sizeof(m->hostname)) != 0)
         return 0;
-    return kill(m->pid, 0) == 0 || errno == EPERM;
+    return scope_process_alive(m->pid);
 }
 
 static int add_process(struct process **out, size_t *n, size_t *cap, const struct process *p)
@@ -94,13 +97,11 @@ static int scan_processes(const struct scope_recover_options *o, const char *dir
     DIR *d = opendir(dir);
     if (!d)
         return -1;
-    char prefix[64];
-    snprintf(prefix, sizeof(prefix), "scope-%d-", (int)getuid());
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d))) {
-        size_t len = strlen(e->d_name);
         struct process p = {0};
+        int pid;
         snprintf(p.dir, sizeof(p.dir), "%s", dir);
         char path[8192];
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
@@ -109,12 +110,13 @@ static int scan_processes(const struct scope_recover_options *o, const char *dir
             scan_processes(o, path, 0, out, n, cap, report);
             continue;
         }
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 5 ||
-            strcmp(e->d_name + len - 5, "-meta") != 0)
+        if (!scope_record_parse_meta(e->d_name, &pid, p.stem, sizeof(p.stem)))
             continue;
         p.meta = map_file(path, &p.meta_bytes);
-        if (!p.meta || !valid_meta(p.meta, p.meta_bytes)) {
-            fprintf(report, "scope recover: %s: not a scope meta segment, skipped\n", path);
+        if (!p.meta || !valid_meta(p.meta, p.meta_bytes, pid)) {
+            fprintf(report, "scope recover: %s: %s, skipped\n", path,
+                    !p.meta && errno == EPERM ? "not a file of yours"
+                                              : "not a scope meta segment");
             if (p.meta)
                 munmap(p.meta, p.meta_bytes);
             continue;
@@ -124,8 +126,9 @@ static int scan_processes(const struct scope_recover_options *o, const char *dir
             continue;
         }
         if (alive(p.meta) && !o->force) {
-            fprintf(report, "scope recover: pid %d is still running, skipped (--force takes it)\n",
-                    p.meta->pid);
+            fprintf(report, "scope recover: pid %d (rank %d of the run of pid %d) is still "
+                    "running, skipped (--force takes it)\n", p.meta->pid, p.meta->rank,
+                    p.meta->root_pid);
             munmap(p.meta, p.meta_bytes);
             continue;
         }
@@ -172,14 +175,14 @@ enum { SEGMENT_META = -1, SEGMENT_MAPS = -2 };
 
 /* Where a process's thread buffer segment (thread >= 0), meta segment or
  * copy of its maps is in dir. */
-static void segment_path(char *out, size_t len, const char *dir, int pid, int thread)
+static void segment_path(char *out, size_t len, const char *dir, const char *stem, int thread)
 {
     if (thread == SEGMENT_MAPS)
-        snprintf(out, len, "%s/scope-%d-%d-maps", dir, (int)getuid(), pid);
+        snprintf(out, len, "%s/%s-maps", dir, stem);
     else if (thread < 0)
-        snprintf(out, len, "%s/scope-%d-%d-meta", dir, (int)getuid(), pid);
+        snprintf(out, len, "%s/%s-meta", dir, stem);
     else
-        snprintf(out, len, "%s/scope-%d-%d-%d", dir, (int)getuid(), pid, thread);
+        snprintf(out, len, "%s/%s-%d", dir, stem, thread);
 }
 
 /* A thread's spill file: beside its segment when gathered there from its
@@ -218,7 +221,7 @@ static int map_segments(const struct process *proc, struct process_segments *p)
     *p = (struct process_segments){0};
     for (int thread = 0;; thread++) {
         char path[4096];
-        segment_path(path, sizeof(path), proc->dir, proc->meta->pid, thread);
+        segment_path(path, sizeof(path), proc->dir, proc->stem, thread);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
@@ -242,7 +245,8 @@ static int map_segments(const struct process *proc, struct process_segments *p)
         }
         p->maps[p->n] = h;
         p->bytes[p->n] = bytes;
-        int ok = bytes >= SCOPE_SEGMENT_HEADER_BYTES && memcmp(h->magic, SCOPE_SEGMENT_MAGIC, 8) == 0;
+        int ok = bytes >= SCOPE_SEGMENT_HEADER_BYTES && h->pid == proc->meta->pid &&
+                 memcmp(h->magic, SCOPE_SEGMENT_MAGIC, 8) == 0;
         size_t capacity = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
         if (ok && capacity > h->capacity)
             capacity = h->capacity;
@@ -314,7 +318,7 @@ static void remove_segments(const struct process *proc)
 {
     char path[4096];
     for (int thread = 0;; thread++) {
-        segment_path(path, sizeof(path), proc->dir, proc->meta->pid, thread);
+        segment_path(path, sizeof(path), proc->dir, proc->stem, thread);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
@@ -329,16 +333,16 @@ static void remove_segments(const struct process *proc)
         munmap(h, bytes);
         unlink(path);
     }
-    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, SEGMENT_META);
+    segment_path(path, sizeof(path), proc->dir, proc->stem, SEGMENT_META);
     unlink(path);
-    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, SEGMENT_MAPS);
+    segment_path(path, sizeof(path), proc->dir, proc->stem, SEGMENT_MAPS);
     unlink(path);
 }
 
 static int copy_file(const char *from, const char *to)
 {
     int in = open(from, O_RDONLY | O_CLOEXEC);
-    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
     char chunk[1 << 16];
     ssize_t got = out >= 0 ? 1 : -1;
     while (got > 0 && (got = read(in, chunk, sizeof(chunk))) > 0)
@@ -360,12 +364,12 @@ static int gather_process(const struct process *proc, const char *dir, char *err
     char from[4096], to[4096];
     int rc = 0;
     for (int thread = 0; rc == 0; thread++) {
-        segment_path(from, sizeof(from), proc->dir, m->pid, thread);
+        segment_path(from, sizeof(from), proc->dir, proc->stem, thread);
         size_t bytes;
         struct scope_segment_header *h = map_file(from, &bytes);
         if (!h)
             break;
-        segment_path(to, sizeof(to), dir, m->pid, thread);
+        segment_path(to, sizeof(to), dir, proc->stem, thread);
         rc = copy_file(from, to);
         if (rc == 0 && bytes >= sizeof(*h)) {
             char recorded[sizeof(h->spill_path)];
@@ -378,8 +382,8 @@ static int gather_process(const struct process *proc, const char *dir, char *err
         }
         munmap(h, bytes);
     }
-    segment_path(from, sizeof(from), proc->dir, m->pid, SEGMENT_MAPS);
-    segment_path(to, sizeof(to), dir, m->pid, SEGMENT_MAPS);
+    segment_path(from, sizeof(from), proc->dir, proc->stem, SEGMENT_MAPS);
+    segment_path(to, sizeof(to), dir, proc->stem, SEGMENT_MAPS);
     if (rc == 0 && access(from, F_OK) == 0)
         rc = copy_file(from, to);
     struct scope_meta_header *copy = rc == 0 ? malloc(proc->meta_bytes) : NULL;
@@ -389,12 +393,12 @@ static int gather_process(const struct process *proc, const char *dir, char *err
         copy->clock_raw1 = c.raw1;
         copy->clock_ns1 = c.ns1;
         copy->stopped = 1;
-        snprintf(to, sizeof(to), "%s/.scope-%d-%d-meta.part", dir, (int)getuid(), m->pid);
-        int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        snprintf(to, sizeof(to), "%s/.%s-meta.part", dir, proc->stem);
+        int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         ssize_t put = fd >= 0 ? write(fd, copy, proc->meta_bytes) : -1;
         if (fd < 0 || close(fd) != 0 || put != (ssize_t)proc->meta_bytes)
             rc = -1;
-        segment_path(from, sizeof(from), dir, m->pid, SEGMENT_META);
+        segment_path(from, sizeof(from), dir, proc->stem, SEGMENT_META);
         if (rc == 0 && rename(to, from) != 0)
             rc = -1;
         free(copy);
@@ -445,7 +449,7 @@ static char *read_maps(const struct process *proc)
 {
     char path[4096];
     size_t bytes;
-    segment_path(path, sizeof(path), proc->dir, proc->meta->pid, SEGMENT_MAPS);
+    segment_path(path, sizeof(path), proc->dir, proc->stem, SEGMENT_MAPS);
     char *mapped = map_file(path, &bytes), *text = mapped ? malloc(bytes + 1) : NULL;
     if (text) {
         memcpy(text, mapped, bytes);

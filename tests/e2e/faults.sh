@@ -106,8 +106,8 @@ run_args=(-c spill.conf)
 export TMPDIR=$work/spill
 start_job
 sleep 1
-[ -n "$(ls spill)" ] || fail "no spill file while recording with 4 KiB buffers"
+[ -n "$(find spill -type f)" ] || fail "no spill file while recording with 4 KiB buffers"
 kill -KILL "$(slot 32)" "$(slot 33)"
 check_recovered
-[ -z "$(ls spill)" ] || fail "spill files left after recover: $(ls spill)"
+[ -z "$(find spill -type f)" ] || fail "spill files left after recover: $(find spill -type f)"
 echo "ok: SIGKILL while spilling"

@@ -31,14 +31,14 @@ for _ in $(seq 100); do
     kill -0 "$pid0" 2>/dev/null || kill -0 "$pid1" 2>/dev/null || break
     sleep 0.1
 done
-ls spill | grep -q "^scope-$(id -u)-$pid1-0.spill$" || fail "rank 1 did not spill"
+ls spill/scope-$(id -u) | grep -q "^scope-$(id -u)-$pid1-[0-9a-f]*-0.spill$" || fail "rank 1 did not spill"
 
 "$SCOPE_CLI" recover --gather gathered --run "$pid0" 2>>err.txt || fail "gather failed"
 node=gathered/$(hostname)
 for pid in "$pid0" "$pid1"; do
-    [ -e "$node/scope-$(id -u)-$pid-meta" ] || fail "pid $pid not gathered"
-    [ -e "$node/scope-$(id -u)-$pid-0.spill" ] || fail "spill file of pid $pid not gathered"
-    ! ls /dev/shm spill | grep -q "^scope-$(id -u)-$pid-" || fail "pid $pid left in place"
+    ls "$node" | grep -q "^scope-$(id -u)-$pid-[0-9a-f]*-meta$" || fail "pid $pid not gathered"
+    ls "$node" | grep -q "^scope-$(id -u)-$pid-[0-9a-f]*-0.spill$" || fail "spill file of pid $pid not gathered"
+    ! ls /dev/shm spill/scope-$(id -u) | grep -q "^scope-$(id -u)-$pid-" || fail "pid $pid left in place"
 done
 mkdir gathered/node-b
 mv "$node/scope-$(id -u)-$pid1-"* gathered/node-b/

@@ -14,7 +14,7 @@ TMPDIR=$work/spill $MPIRUN -n 8 "$SCOPE_CLI" run -c spill.conf -- "$PROGRAM" 100
     >out.txt 2>err.txt || { cat out.txt err.txt; exit 1; }
 cat out.txt err.txt
 grep -q "^scope: wrote profiling_data.h5 (8000000 calls, 8 ranks)" err.txt
-[ -z "$(ls spill)" ] || { echo "FAIL: spill files left: $(ls spill | head)"; exit 1; }
+[ -z "$(find spill -type f)" ] || { echo "FAIL: spill files left: $(find spill -type f | head)"; exit 1; }
 "$PYTHON" - <<'PY'
 import h5py, sys
 with h5py.File("profiling_data.h5") as f:

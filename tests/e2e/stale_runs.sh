@@ -16,12 +16,12 @@ for _ in $(seq 100); do
     [ -f counts ] && [ "$(od -An -tu8 -N8 counts | tr -d ' ')" -gt 100 ] && break
     sleep 0.1
 done
-ls /dev/shm | grep -q "^scope-$(id -u)-$pid-meta$" || fail "no segments for pid $pid"
+meta=$(ls /dev/shm | grep "^scope-$(id -u)-$pid-[0-9a-f]*-meta$") || fail "no segments for pid $pid"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 "$SCOPE_CLI" run -f step -- "$QUICK" >/dev/null 2>err.txt || fail "the next run failed"
 ! grep -q "pid $pid\b" err.txt || fail "fresh records pointed out"
-touch -d "2 hours ago" "/dev/shm/scope-$(id -u)-$pid-meta"
+touch -d "2 hours ago" "/dev/shm/$meta"
 
 "$SCOPE_CLI" run -f step -- "$QUICK" >/dev/null 2>err.txt || fail "the next run failed"
 grep -q "^scope: /dev/shm has held the unwritten records of [0-9]* ended process.* (pid $pid\b" err.txt ||
