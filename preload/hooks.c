@@ -70,7 +70,8 @@ static inline struct scope_record *take_slots(struct scope_thread *t, size_t n)
     }
 }
 
-/* Records the call of frame f, ending at `end`. */
+/* Records the call of frame f, ending at `end`; counts it as dropped when
+ * the buffer can take no more. */
 static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
 {
     if (!scope_recording)
@@ -79,6 +80,8 @@ static inline void emit(struct scope_thread *t, const struct scope_shadow_frame 
     struct scope_record *r = take_slots(t, n);
     if (r)
         encode_call(r, f, end, n);
+    else
+        scope_call_saving_fpu(scope_thread_count_dropped, t);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -202,7 +205,9 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
                                                       uint32_t hook)
 {
     if (t->status != SCOPE_THREAD_ACTIVE) {
-        if (t->status == SCOPE_THREAD_OFF || t->busy || !scope_recording)
+        if (t->status == SCOPE_THREAD_FULL && !t->busy && scope_recording)
+            scope_call_saving_fpu(scope_thread_count_dropped, t);
+        if (t->status != SCOPE_THREAD_NEW || t->busy || !scope_recording)
             return 0;
         scope_call_saving_fpu(scope_thread_activate, t);
         if (t->status != SCOPE_THREAD_ACTIVE)
@@ -340,7 +345,7 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
 void scope_end_open_calls(void)
 {
     struct scope_thread *t = &scope_tls;
-    if (t->status != SCOPE_THREAD_ACTIVE || !scope_recording)
+    if ((t->status != SCOPE_THREAD_ACTIVE && t->status != SCOPE_THREAD_FULL) || !scope_recording)
         return;
     uint64_t now = now_raw();
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)

@@ -189,7 +189,8 @@ static int grow_spill_file(int fd, off_t offset, size_t window)
  * unused slots), and what was recorded is in the page cache, which outlives
  * a crash. Memory stays bounded: the written-back pages are the kernel's
  * to reclaim. If the file cannot grow or be mapped, recording stops on this
- * thread (the records so far are kept) and scope says so once. */
+ * thread (the records so far are kept, later calls are counted as dropped)
+ * and scope says so once. */
 void scope_thread_flush(void *arg)
 {
     struct scope_thread *t = arg;
@@ -212,8 +213,9 @@ void scope_thread_flush(void *arg)
             snprintf(why, sizeof(why), "cannot spill to %s: %s", b->header->spill_path,
                      strerror(errno));
         fprintf(stderr, "scope: %s: recording stops on this thread (its first %zu records "
-                "are kept)\n", why, (size_t)b->header->capacity + (size_t)b->header->spilled);
-        t->status = SCOPE_THREAD_OFF;
+                "are kept, later calls are counted as dropped_events)\n", why,
+                (size_t)b->header->capacity + (size_t)b->header->spilled);
+        t->status = SCOPE_THREAD_FULL;
         /* cur may lie past the end when a signal handler raced for the last slot */
         t->cur = t->end = t->cur < t->end ? t->cur : t->end;
         if (at)
@@ -236,7 +238,8 @@ void scope_thread_flush(void *arg)
 void scope_thread_count_dropped(void *arg)
 {
     struct scope_thread *t = arg;
-    t->buffer->header->dropped++;
+    if (t->buffer)
+        t->buffer->header->dropped++;
 }
 
 int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)

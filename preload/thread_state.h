@@ -20,6 +20,8 @@ enum scope_thread_status {
     SCOPE_THREAD_NEW = 0,      /* first hooked call not seen yet */
     SCOPE_THREAD_ACTIVE,
     SCOPE_THREAD_OFF,          /* setting up failed, or a forked child */
+    SCOPE_THREAD_FULL,         /* its buffer could not spill: calls are counted
+                                  as dropped, no longer recorded */
 };
 
 struct scope_thread_buffer;
@@ -74,7 +76,8 @@ struct scope_stack_range {
 /* Slow paths, ordinary C, reached through scope_call_saving_fpu. */
 void scope_thread_activate(void *thread);        /* struct scope_thread * */
 void scope_thread_flush(void *thread);           /* buffer full: spill it */
-void scope_thread_count_dropped(void *thread);   /* shadow stack full: a call not recorded */
+void scope_thread_count_dropped(void *thread);   /* a call not recorded: shadow stack full,
+                                                    or a buffer that cannot spill */
 void scope_clock_read_fallback(void *out);       /* uint64_t *: CLOCK_MONOTONIC ns */
 void scope_read_signal_stack(void *out);         /* struct scope_stack_range *: sigaltstack */
 
