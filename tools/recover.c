@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -486,17 +487,38 @@ static void name_callsites(const struct process *proc, const struct scope_site_t
     free(maps);
 }
 
+/* Where the run's file goes: -o, else where the run would have written it,
+ * else (that directory is gone or not writable) its name in the current
+ * directory, said on report. */
+static const char *output_path(const struct scope_recover_options *o,
+                               const struct scope_meta_header *root, FILE *report)
+{
+    if (o->output)
+        return o->output;
+    const char *slash = strrchr(root->output, '/');
+    if (!slash)
+        return root->output;
+    char dir[sizeof(root->output)];
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - root->output), root->output);
+    if (access(*dir ? dir : "/", W_OK) == 0)
+        return root->output;
+    fprintf(report, "scope recover: run of pid %d: %s: %s, writing %s here instead\n",
+            root->root_pid, *dir ? dir : "/", strerror(errno), slash + 1);
+    return slash + 1;
+}
+
 static int write_run(const struct scope_recover_options *o, const struct run *run, FILE *report,
                      char *err, size_t errlen)
 {
     const struct scope_meta_header *root = run->procs[0].meta;
-    const char *path = o->output ? o->output : root->output;
-    if (access(path, F_OK) == 0 && !o->force) {
+    const char *path = output_path(o, root, report);
+    bool exists = access(path, F_OK) == 0 && !o->force;
+    if (exists && !o->list_only) {
         snprintf(err, errlen, "%s exists: give another name with -o, or --force", path);
         return -1;
     }
-    fprintf(report, "scope recover: run of pid %d: %zu of %d rank(s) -> %s\n", root->root_pid,
-            run->n, root->nranks, path);
+    fprintf(report, "scope recover: run of pid %d: %zu of %d rank(s) -> %s%s\n", root->root_pid,
+            run->n, root->nranks, path, exists ? " (exists: -o another name, or --force)" : "");
     if (o->list_only)
         return 0;
     const struct scope_writer_api *api = scope_writer_api();
@@ -585,11 +607,21 @@ int scope_recover(const struct scope_recover_options *o, FILE *report, char *err
             snprintf(err + at, errlen - (size_t)at, "): pick one with --run PID, or drop -o");
         rc = -1;
     }
-    for (size_t r = 0; rc == 0 && r < nruns; r++)
-        if (write_run(o, &runs[r], report, err, errlen) == 0)
+    size_t failed = 0;
+    for (size_t r = 0; rc == 0 && r < nruns; r++) {
+        if (write_run(o, &runs[r], report, err, errlen) == 0) {
             written++;
-        else
-            rc = -1;
+        } else {   /* said, and the other runs still go */
+            fprintf(report, "scope recover: run of pid %d: %s\n",
+                    runs[r].procs[0].meta->root_pid, err);
+            failed++;
+        }
+    }
+    if (rc == 0 && failed) {
+        snprintf(err, errlen, "%zu of %zu runs not recovered (see above), %d written", failed,
+                 nruns, written);
+        rc = -1;
+    }
     free(runs);
     for (size_t i = 0; i < n; i++)
         munmap(procs[i].meta, procs[i].meta_bytes);

@@ -17,8 +17,10 @@ struct scope_recover_options {
     const char *gather;       /* copy this node's records into gather/HOSTNAME instead */
 };
 
-/* Recovers every run found. Returns the number of runs written (0 when
- * none were found) or -1 with a message in err; progress lines go to out. */
+/* Recovers every run found, each on its own: one that fails is said on out
+ * and the others still go. Returns the number of runs written (0 when none
+ * were found) or -1 with a message in err (also when some failed); progress
+ * lines go to out. */
 int scope_recover(const struct scope_recover_options *o, FILE *out, char *err, size_t errlen);
 
 /* For a job across nodes, run on each node: copies the records of this
