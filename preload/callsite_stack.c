@@ -80,7 +80,7 @@ void scope_callsite_capture(void *arg)
     void *ips[SCOPE_CALLSITE_OWN_FRAMES + SCOPE_CALLSITE_MAX_DEPTH];
     int got = scope_unw.backtrace(ips, (int)(SCOPE_CALLSITE_OWN_FRAMES + c->depth));
     for (int i = 0; i < got; i++)
-        if ((uintptr_t)ips[i] == (uintptr_t)scope_exit_stub) {
+        if ((uintptr_t)ips[i] == scope_exit_stub_address) {
             c->met_exit_stub = 1;
             return;
         }

@@ -3,6 +3,7 @@
  * namespace_keys.c). */
 #include "companion_loader.h"
 #include "namespace_keys.h"
+#include "real_loader.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -35,7 +36,7 @@ const void *scope_load_companion(const char *file, const char *build_dir, const 
         Lmid_t lmid;
         if (scope_namespace_create(&lmid, err, errlen) != 0)
             return NULL;
-        void *h = dlmopen(lmid, path, RTLD_NOW | RTLD_LOCAL);
+        void *h = scope_libc_dlmopen()(lmid, path, RTLD_NOW | RTLD_LOCAL);
         if (!h) {
             why = dlerror();
             continue;

@@ -19,12 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-struct scope_runtime scope_rt;
-volatile int scope_recording;
-uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS];
-uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS];
-uint64_t scope_xsave_size;
-
 static int env_flag(const char *name)
 {
     const char *v = getenv(name);
@@ -135,16 +129,6 @@ static void at_exit(void)
         scope_keep_records_for_recover("exit without MPI_Finalize");
 }
 
-void scope_stop_recording(void)
-{
-    if (!scope_recording)
-        return;
-    scope_end_open_calls();
-    scope_recording = 0;
-    scope_clock_stop(&scope_rt.clock);
-    scope_meta_set_stopped(scope_rt.clock.raw1, scope_rt.clock.ns1);
-}
-
 void scope_enable_recording(void)
 {
     if (scope_rt.enabled) {
@@ -176,6 +160,7 @@ __attribute__((constructor)) static void scope_start(void)
     scope_tls.busy++;
     if (load_config() == 0) {
         scope_xsave_size = xsave_area_size();
+        scope_exit_stub_address = (uintptr_t)scope_exit_stub;
         scope_run_facts_collect(&scope_facts);
         scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
         if (scope_install_hooks() > 0)

@@ -1,6 +1,7 @@
 /* demangle.c: finds __cxa_demangle in the process (or loads libstdc++ when
  * allowed) and strips parameter lists for matching "Class::method". */
 #include "demangle.h"
+#include "real_loader.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@ static cxa_demangle_fn find_demangler(void)
     looked = 1;
     demangler = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
     if (!demangler) {
-        void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL | (may_load ? 0 : RTLD_NOLOAD));
+        int mode = RTLD_LAZY | RTLD_LOCAL | (may_load ? 0 : RTLD_NOLOAD);
+        void *h = scope_libc_dlopen()("libstdc++.so.6", mode);
         if (h)
             demangler = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
     }

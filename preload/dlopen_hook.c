@@ -8,6 +8,7 @@
  * modules of another namespace (dlmopen) are found from the handle. The
  * dynamic loader's own functions are never touched. */
 #include "process_meta.h"
+#include "real_loader.h"
 #include "runtime.h"
 #include "thread_state.h"
 
@@ -73,17 +74,12 @@ static void *load(uintptr_t a0, uintptr_t a1, uintptr_t a2, void *fn, const void
 
 EXPORT void *dlopen(const char *file, int mode)
 {
-    static void *real;
-    if (!real)
-        real = dlsym(RTLD_NEXT, "dlopen");
-    return load((uintptr_t)file, (uintptr_t)mode, 0, real, __builtin_return_address(0), 0);
+    return load((uintptr_t)file, (uintptr_t)mode, 0, (void *)scope_libc_dlopen(),
+                __builtin_return_address(0), 0);
 }
 
 EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-    static void *real;
-    if (!real)
-        real = dlsym(RTLD_NEXT, "dlmopen");
-    return load((uintptr_t)lmid, (uintptr_t)file, (uintptr_t)mode, real,
+    return load((uintptr_t)lmid, (uintptr_t)file, (uintptr_t)mode, (void *)scope_libc_dlmopen(),
                 __builtin_return_address(0), lmid != LM_ID_BASE);
 }

@@ -4,6 +4,7 @@
 #include "fault_signals.h"
 #include "clock.h"
 #include "crash_backtrace.h"
+#include "fault_stack.h"
 #include "libunwind_local.h"
 #include "process_meta.h"
 #include "runtime.h"
@@ -15,7 +16,6 @@
 #include <link.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 static const int fatal_signals[] = {SIGTERM, SIGINT, SIGXCPU};
@@ -107,7 +107,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 }
 
 /* Fault handlers run on an alternate stack where scope set one (see
- * scope_fault_stack_for_this_thread), so that a stack overflow still gets
+ * fault_stack.h), so that a stack overflow still gets
  * its backtrace; the other handlers run where the program runs. */
 static void install(int sig, void (*handler)(int, siginfo_t *, void *), int flags)
 {
@@ -152,26 +152,6 @@ void scope_install_signal_handlers(void)
         scope_debug("libunwind.so.8 not loaded: crashes get no backtrace");
     scope_fault_stack_for_this_thread();
     scope_take_fault_signals();
-}
-
-/* Room for the handler, libunwind's unwinding of the faulting thread and
- * the write(2)s, above a guard page. */
-#define FAULT_STACK_BYTES ((size_t)128 << 10)
-
-void scope_fault_stack_for_this_thread(void)
-{
-    stack_t now;
-    if (sigaltstack(NULL, &now) != 0 || !(now.ss_flags & SS_DISABLE))
-        return;   /* the program has one: its choice */
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    char *low = mmap(NULL, FAULT_STACK_BYTES + page, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (low == MAP_FAILED)
-        return;
-    mprotect(low, page, PROT_NONE);
-    stack_t ss = {.ss_sp = low + page, .ss_size = FAULT_STACK_BYTES, .ss_flags = 0};
-    if (sigaltstack(&ss, NULL) != 0)
-        munmap(low, FAULT_STACK_BYTES + page);
 }
 
 void scope_take_fault_signals(void)

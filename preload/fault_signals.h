@@ -15,13 +15,6 @@ void scope_install_signal_handlers(void);
  * the program's own handlers alone. At start and again after MPI_Init. */
 void scope_take_fault_signals(void);
 
-/* Gives the calling thread an alternate signal stack for scope's fault
- * handler unless it has one: a stack overflow then still gets its
- * backtrace. At start for the main thread, and for every thread that makes
- * a hooked call. The stack stays when the thread ends (128 KiB of address
- * space, touched only by a fault). */
-void scope_fault_stack_for_this_thread(void);
-
 /* Stops recording and says, in one line, that the records are kept. */
 void scope_keep_records_for_recover(const char *why);
 

@@ -13,8 +13,6 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-__thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
-
 static inline uint64_t now_raw(void)
 {
     if (__builtin_expect(scope_clock_uses_tsc, 1))
@@ -107,7 +105,7 @@ static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t n
     while (t->sp > t->sp_base) {
         struct scope_shadow_frame *top = t->sp - 1;
         int dead = top->slot < slot ||
-                   (top->slot == slot && *slot != (uint64_t)(uintptr_t)scope_exit_stub);
+                   (top->slot == slot && *slot != (uint64_t)scope_exit_stub_address);
         size_t stack = dead ? known_stack(t, slot) : 0;
         if (!stack || known_stack(t, top->slot) != stack)
             return;
@@ -131,7 +129,7 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     f->start = now;
     f->stack = stack;
     t->sp = f + 1;
-    *slot = (uint64_t)(uintptr_t)scope_exit_stub;
+    *slot = (uint64_t)scope_exit_stub_address;
     __asm__ volatile("" ::: "memory");
     t->busy = 0;
 }
@@ -141,7 +139,7 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
 static void unhook_recent_frames(struct scope_thread *t, size_t count)
 {
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
-        if (*(f - 1)->slot == (uint64_t)(uintptr_t)scope_exit_stub)
+        if (*(f - 1)->slot == (uint64_t)scope_exit_stub_address)
             *(f - 1)->slot = (f - 1)->return_address;
 }
 
@@ -151,7 +149,7 @@ static void rehook_recent_frames(struct scope_thread *t, size_t count)
 {
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
         if (*(f - 1)->slot == (f - 1)->return_address)
-            *(f - 1)->slot = (uint64_t)(uintptr_t)scope_exit_stub;
+            *(f - 1)->slot = (uint64_t)scope_exit_stub_address;
 }
 
 /* The stack of the call whose return-address slot is `slot`, `depth`

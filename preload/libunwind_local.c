@@ -1,5 +1,6 @@
 /* libunwind_local.c: loads libunwind's local unwinder (libunwind_local.h). */
 #include "libunwind_local.h"
+#include "real_loader.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -11,7 +12,7 @@ struct scope_libunwind scope_unw;
 
 static void load(void)
 {
-    void *lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    void *lib = scope_libc_dlopen()("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return;
     struct scope_libunwind u = {

@@ -12,6 +12,7 @@
  * index below the first of them. The namespace's next keys (HDF5's) land
  * on the reserved indexes, which the application can never be given. */
 #include "namespace_keys.h"
+#include "real_loader.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -51,7 +52,7 @@ int scope_namespace_create(Lmid_t *lmid, char *err, size_t errlen)
         snprintf(err, errlen, "cannot reserve %d pthread keys for the writer", RESERVED);
         return -1;
     }
-    void *libc = dlmopen(LM_ID_NEWLM, "libc.so.6", RTLD_NOW | RTLD_LOCAL);
+    void *libc = scope_libc_dlmopen()(LM_ID_NEWLM, "libc.so.6", RTLD_NOW | RTLD_LOCAL);
     if (!libc || dlinfo(libc, RTLD_DI_LMID, lmid) != 0) {
         snprintf(err, errlen, "cannot open a namespace for the writer: %s", dlerror());
         return -1;

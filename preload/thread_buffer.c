@@ -2,7 +2,7 @@
  * hooked call (and tells the hot path where its stacks are), spills full
  * buffers to disk, and tells where they all are. */
 #include "thread_buffer.h"
-#include "fault_signals.h"
+#include "fault_stack.h"
 #include "process_meta.h"
 #include "record_files.h"
 #include "segment.h"

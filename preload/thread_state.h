@@ -52,8 +52,9 @@ extern uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS]; /* where each hook continu
 extern uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS]; /* 0: no call sites */
 extern int scope_clock_uses_tsc;
 extern uint64_t scope_xsave_size;
+extern uintptr_t scope_exit_stub_address;           /* scope_exit_stub, set at start */
 
-/* Assembly (stubs.S). */
+/* Assembly: the stubs (stubs.S), and calls out of the hot path (fpu_call.S). */
 void scope_entry_common(void);
 void scope_exit_stub(void);
 void scope_call_saving_fpu(void (*fn)(void *), void *arg);
