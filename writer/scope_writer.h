@@ -1,5 +1,5 @@
 /* scope_writer.h: the MPI-free interface that turns decoded, clock-corrected
- * events into scope's HDF5 file (layout: DESIGN.md section 4).
+ * events into scope's HDF5 file (layout: README.md, "File format").
  *
  * libscope loads libscope-writer.so in rank 0 only (with dlmopen, so that the
  * writer's HDF5 stays out of the application's symbol namespace) and reaches
@@ -47,7 +47,7 @@ struct scope_rank_info {
     int64_t dropped_events;
 };
 
-/* Where calls came from (DESIGN.md section 4, /metadata/callsite_frames and
+/* Where calls came from (README.md, "File format": /metadata/callsite_frames and
  * /metadata/callsites): frames resolved on the rank that recorded them, and
  * call sites as frame indices, innermost (the caller) first. */
 struct scope_callsite_frame {

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# bench_callsite_cost.sh: what call sites add to a hooked call (issue 8,
-# DESIGN.md §8). Runs bench_calls, which calls work() N times, unprofiled
+# bench_callsite_cost.sh: what call sites add to a hooked call. Runs bench_calls, which calls work() N times, unprofiled
 # and under libscope with work hooked at call-site depth 0, 1 and 4, in
 # alternating rounds of one invocation, and prints the medians: ns per
 # call, the overhead against the unprofiled run, and what depth 1 and 4 add

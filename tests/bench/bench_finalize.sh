@@ -3,7 +3,7 @@
 # decoding, sorting, streaming every rank to rank 0, writing the HDF5 file)
 # for 1 M, 4 M and 10 M events across 4 ranks, and 10 M on one rank, and
 # rank 0's peak memory.
-# Target (DESIGN.md section 8): 10 M events in <= 2 s on 2 cores.
+# Target: 10 M events in <= 2 s on 2 cores.
 # usage: bench_finalize.sh MPIRUN_CMD PROGRAM SCOPE_CLI
 set -euo pipefail
 mpirun=$1 program=$2 scope=$3
@@ -13,7 +13,7 @@ cd "$work"
 printf '%-10s %-8s %12s %16s %12s\n' events ranks "finalize s" "rank0 peak MiB" "file MB"
 result="RESULT finalize"
 # the last row: one rank holding all 10 M events, beyond the sort window
-# (512 Ki events, preload/event_groups.h): its memory stays bounded
+# (512 Ki events, preload/writing/event_groups.h): its memory stays bounded
 for run in 4x250000 4x1000000 4x2500000 1x10000000; do
     ranks=${run%x*} per_rank=${run#*x}
     total=$((per_rank * ranks))

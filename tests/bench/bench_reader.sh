@@ -2,7 +2,7 @@
 # bench_reader.sh: the reader on a 10 M-event, 4-rank file (profiled from
 # many_calls under mpirun): `scope summary` and `scope events --format csv`
 # against an h5py + numpy script computing the same per-region summary and
-# CSV, alternated in one run. Targets (DESIGN.md section 8, issue 6):
+# CSV, alternated in one run. Targets:
 # summary <= 1 s, >= 10x faster than the script. `scope summary` reads the
 # statistics the writer stored; `summary --recompute` (derived from the
 # calls, as the script does) is timed too.

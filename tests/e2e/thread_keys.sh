@@ -1,7 +1,7 @@
 #!/bin/bash
 # thread_keys.sh: an application's pthread keys survive scope's finalize.
 # Rank 0 loads its HDF5 writer into a namespace of its own (dlmopen), whose
-# libc would hand out the application's key indexes (preload/namespace_keys.c);
+# libc would hand out the application's key indexes (preload/writing/namespace_keys.c);
 # this ran into a crash at exit and overwritten values before. Under the
 # launcher at 2 ranks and without one.
 # usage: thread_keys.sh 2|serial   (env: SCOPE_CLI PROGRAM MPIRUN)

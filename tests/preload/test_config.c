@@ -1,4 +1,4 @@
-/* test_config.c: Check unit tests for preload/config.c: every kind of good
+/* test_config.c: Check unit tests for preload/startup/config.c: every kind of good
  * line, every error message with its line number, includes (nesting,
  * recursion, depth), SCOPE_FUNCTIONS, matching rules and size parsing. */
 #include <check.h>

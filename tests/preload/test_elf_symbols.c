@@ -1,4 +1,4 @@
-/* test_elf_symbols.c: Check unit tests for preload/elf_symbols.c: the test
+/* test_elf_symbols.c: Check unit tests for preload/patching/elf_symbols.c: the test
  * binary and libc as loaded in this process (and their code as read from
  * the file), a small ELF image built here
  * (and every way of corrupting it), garbage, empty and truncated files. */

@@ -1,4 +1,4 @@
-/* test_patcher.c: Check unit tests for preload/patcher.c: the patch window
+/* test_patcher.c: Check unit tests for preload/patching/patcher.c: the patch window
  * after endbr64, relocation of RIP-relative operands and short branches
  * (verified by decoding the result with Zydis), every refusal with its
  * reason, short functions borrowing the padding after them, branches from

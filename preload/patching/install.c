@@ -9,6 +9,7 @@
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "got_redirect.h"
+#include "grow_array.h"
 #include "libunwind_local.h"
 #include "patcher.h"
 #include "runtime.h"
@@ -99,15 +100,9 @@ static int collect(const struct scope_symbol *sym, void *ctx)
     int pattern = scope_config_match(&scope_rt.config, sym->name, sym->module_path);
     if (pattern < 0)
         return 0;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        struct candidate *v = realloc(c->v, cap * sizeof(*v));
-        if (!v) {
-            c->failed = 1;
-            return 1;
-        }
-        c->v = v;
-        c->cap = cap;
+    if (scope_grow_array((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)) != 0) {
+        c->failed = 1;
+        return 1;
     }
     struct candidate *d = &c->v[c->n];
     *d = (struct candidate){
@@ -155,14 +150,9 @@ static uint32_t region_of(const char *name)
 /* Makes c hook number scope_rt.nhooks. */
 static int add_hook(struct candidate *c)
 {
-    if (scope_rt.nhooks == hooks_cap) {
-        size_t cap = hooks_cap ? hooks_cap * 2 : 64;
-        struct scope_hook *h = realloc(scope_rt.hooks, cap * sizeof(*h));
-        if (!h)
-            return -1;
-        scope_rt.hooks = h;
-        hooks_cap = cap;
-    }
+    if (scope_grow_array((void **)&scope_rt.hooks, &hooks_cap, scope_rt.nhooks + 1,
+                         sizeof(*scope_rt.hooks)) != 0)
+        return -1;
     uint32_t region = region_of(c->name);
     if (region == UINT32_MAX)
         return -1;

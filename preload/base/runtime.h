@@ -53,7 +53,7 @@ void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* install.c: finds and patches the configured functions of every loaded
  * module. Returns the number of hooks installed. */
 size_t scope_install_hooks(void);
-/* The same for the modules loaded since (dlopen_hook.c): in the caller's
+/* The same for the modules loaded since (dlopen.c): in the caller's
  * namespace, or in that of namespace_handle (from dlmopen) when not NULL.
  * Returns the number of hooks added. */
 size_t scope_install_hooks_in_new_modules(void *namespace_handle);

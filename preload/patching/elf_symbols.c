@@ -6,6 +6,7 @@
  * only during the callback. */
 #include "elf_symbols.h"
 #include "elf_file.h"
+#include "grow_array.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -28,19 +29,6 @@ struct found_list {
     uint64_t *starts;
     size_t nstarts, starts_cap;
 };
-
-static int grow(void **v, size_t *cap, size_t count, size_t item)
-{
-    if (count < *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 256;
-    void *grown = realloc(*v, n * item);
-    if (!grown)
-        return -1;
-    *v = grown;
-    *cap = n;
-    return 0;
-}
 
 /* Where the symbol's bytes lie in the file: in its section at sh_offset +
  * (st_value - sh_addr), if the whole symbol is inside the section and the
@@ -85,7 +73,8 @@ static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
         if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE || s->st_value == 0 ||
             type == STT_SECTION || type == STT_FILE)
             continue;
-        if (grow((void **)&list->starts, &list->starts_cap, list->nstarts, sizeof(uint64_t)))
+        if (scope_grow_array((void **)&list->starts, &list->starts_cap, list->nstarts + 1,
+                             sizeof(uint64_t)))
             return elf_file_fail(err, errlen, f->path, "out of memory");
         list->starts[list->nstarts++] = s->st_value;
         if (type != STT_FUNC)
@@ -95,7 +84,8 @@ static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
             return elf_file_fail(err, errlen, f->path, "corrupt symbol name in symbol table");
         struct found item = {name, s->st_value, s->st_size, 0, NULL, is_exported(tab, s)};
         item.code = code_in_file(f, s, &item.limit);
-        if (grow((void **)&list->items, &list->cap, list->count, sizeof(struct found)))
+        if (scope_grow_array((void **)&list->items, &list->cap, list->count + 1,
+                             sizeof(struct found)))
             return elf_file_fail(err, errlen, f->path, "out of memory");
         list->items[list->count++] = item;
     }
@@ -161,7 +151,7 @@ static size_t find_fragments(struct found *const *by_name, size_t n, const char 
             continue;
         if (count > 0 && (*out)[count - 1].address == bias + by_name[i]->value)
             continue;   /* the same fragment from the other table */
-        if (grow((void **)out, cap, count, sizeof **out) != 0)
+        if (scope_grow_array((void **)out, cap, count + 1, sizeof **out) != 0)
             break;
         (*out)[count++] = (struct scope_code){by_name[i]->code, bias + by_name[i]->value,
                                               by_name[i]->code ? by_name[i]->size : 0};

@@ -1,4 +1,4 @@
-/* fpu_call.S: how the hot path (hooks.c), which must not touch vector or
+/* fpu_call.S: how the hot path (hot_path.c), which must not touch vector or
  * x87 registers, calls ordinary C: with the whole FPU state saved around
  * the call. */
 

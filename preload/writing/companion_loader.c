@@ -52,5 +52,5 @@ const void *scope_load_companion(const char *file, const char *build_dir, const 
 
 const struct scope_resolve_api *scope_load_resolver(char *err, size_t errlen)
 {
-    return scope_load_companion("libscope-resolve.so", "resolve", "scope_resolve_api", err, errlen);
+    return scope_load_companion("libscope-resolve.so", "callsites/resolve", "scope_resolve_api", err, errlen);
 }

@@ -3,6 +3,7 @@
  * else written as sorted runs to an unlinked file and merged per region as
  * chunks are read), and the regions' self times (see event_groups.h). */
 #include "event_groups.h"
+#include "temp_dir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HEAD_EVENTS 4096   /* read from a run at a time: 96 KiB */
+#define HEAD_EVENTS 4096   /* read from a run at a time (128 KiB of events) */
 
 /* A run's next events of the region being merged. */
 struct scope_run_head {
@@ -149,9 +150,8 @@ static int write_all(int fd, const void *p, size_t len)
 
 static int open_runs_file(char *err, size_t errlen)
 {
-    const char *dir = getenv("TMPDIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/scope-sort-XXXXXX", dir && *dir ? dir : "/tmp");
+    snprintf(path, sizeof path, "%s/scope-sort-XXXXXX", scope_temp_dir());
     int fd = mkstemp(path);
     if (fd < 0)
         snprintf(err, errlen, "cannot create %s for sorting: %s", path, strerror(errno));

@@ -59,14 +59,14 @@ void scope_entry_common(void);
 void scope_exit_stub(void);
 void scope_call_saving_fpu(void (*fn)(void *), void *arg);
 
-/* Exceptions (hooks.c): real return addresses back on the stack before an
+/* Exceptions (hot_path.c): real return addresses back on the stack before an
  * unwind, exit stubs again after a catch in the frame at caller_sp. */
 void scope_shadow_unhook(void);
 void scope_shadow_rehook(uint64_t *caller_sp);
 /* An unwinder passing the exit stub in `slot` (exit_unwind.c). */
 void scope_shadow_unwind_through(uint64_t *slot, int ending);
 
-/* Ends, in the record, the calling thread's open calls (hooks.c), just
+/* Ends, in the record, the calling thread's open calls (hot_path.c), just
  * before recording stops. */
 void scope_end_open_calls(void);
 

@@ -1,7 +1,7 @@
 /* context_stacks.h: the stacks a program gave makecontext(), so that the
  * hot path tells coroutines apart (context_stacks.c fills the table,
- * makecontext_hook.S catches the calls). Read without a lock and without
- * floating-point registers: the lookup is inline for hooks.c. */
+ * makecontext.S catches the calls). Read without a lock and without
+ * floating-point registers: the lookup is inline for hot_path.c. */
 #ifndef SCOPE_CONTEXT_STACKS_H
 #define SCOPE_CONTEXT_STACKS_H
 
@@ -18,7 +18,7 @@
 extern struct scope_stack_range scope_context_stacks[SCOPE_MAX_CONTEXT_STACKS];
 extern size_t scope_context_stack_count;   /* entries published so far */
 
-/* Notes ucp's stack (makecontext_hook.S calls it before libc's
+/* Notes ucp's stack (makecontext.S calls it before libc's
  * makecontext) and returns libc's makecontext. */
 void *scope_note_context_stack(const ucontext_t *ucp);
 

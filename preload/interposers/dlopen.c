@@ -1,4 +1,4 @@
-/* dlopen_hook.c: libscope's dlopen and dlmopen (LD_PRELOAD puts them
+/* dlopen.c: libscope's dlopen and dlmopen (LD_PRELOAD puts them
  * before libc's): they load the library with libc's, then hook the
  * configured functions of the modules it brought, and redirect their GOT
  * slots to functions hooked through GOTs. libc's dlopen looks for a bare

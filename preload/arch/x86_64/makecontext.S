@@ -1,4 +1,4 @@
-/* makecontext_hook.S: libscope's makecontext (LD_PRELOAD puts it before
+/* makecontext.S: libscope's makecontext (LD_PRELOAD puts it before
  * libc's). It notes the new context's stack (context_stacks.c), then jumps
  * to libc's makecontext with the registers and stack as they came: the
  * variadic arguments pass through untouched, however many there are. */

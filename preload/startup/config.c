@@ -1,4 +1,4 @@
-/* config.c: parses scope's config file (DESIGN.md section 3) and the
+/* config.c: parses scope's config file (README.md, "Config file") and the
  * SCOPE_FUNCTIONS list into patterns, and matches symbols against them.
  * Runs inside the preload constructor of someone else's program: it never
  * aborts and never prints; every failure is returned as a message in err. */
@@ -75,16 +75,6 @@ static int fail(char *err, size_t errlen, const struct location *loc, const char
     scope_vfail(err, errlen, where, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-static char *dup_range(const char *start, size_t len)
-{
-    char *s = malloc(len + 1);
-    if (s) {
-        memcpy(s, start, len);
-        s[len] = '\0';
-    }
-    return s;
 }
 
 /* Trims leading and trailing whitespace in place. */
@@ -244,7 +234,7 @@ static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
     s += pat->exclude;
     size_t liblen = library_prefix_len(s);
     if (liblen > 0) {
-        pat->library = dup_range(s, liblen);
+        pat->library = strndup(s, liblen);
         s += liblen + 1;
     }
     if (strncmp(s, "re:", 3) == 0) {
@@ -267,7 +257,7 @@ static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
         while (as > s && (as[-1] == ' ' || as[-1] == '\t'))
             as--;
     }
-    pat->text = as ? dup_range(s, (size_t)(as - s)) : strdup(s);
+    pat->text = as ? strndup(s, (size_t)(as - s)) : strdup(s);
     pat->source = strdup(loc->source);
     if (!pat->text || !pat->source || (liblen > 0 && !pat->library))
         return fail(err, errlen, loc, "out of memory");
@@ -651,7 +641,7 @@ static int parse_text(struct scope_config *cfg, struct include_stack *stack, int
     while (*start) {
         const char *end = strchrnul(start, '\n');
         p.loc.line++;
-        char *line = dup_range(start, (size_t)(end - start));
+        char *line = strndup(start, (size_t)(end - start));
         if (!line)
             return fail(err, errlen, &p.loc, "out of memory");
         strip_comment(line);

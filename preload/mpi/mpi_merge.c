@@ -23,7 +23,9 @@
 #include "write_file.h"
 #include "write_rank.h"
 
-enum { TAG_SYNC = 7301, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_SITES, TAG_REGION, TAG_CHUNK };
+/* Tags of the merge's messages, on scope's own duplicate of MPI_COMM_WORLD
+ * (no message of the application can match them). */
+enum { TAG_SYNC = 1, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_SITES, TAG_REGION, TAG_CHUNK };
 #define SYNC_ROUNDS 16
 #define SYNC_MAX_ROUNDS 200
 #define SYNC_GOOD_RTT_NS 50000
@@ -198,16 +200,6 @@ static size_t recv_blob(int r, int tag, char *buf, size_t cap)
     return (size_t)n;
 }
 
-static char *dup_piece(const char *p, uint32_t len)
-{
-    char *s = malloc(len + 1u);
-    if (s) {
-        memcpy(s, p, len);
-        s[len] = '\0';
-    }
-    return s;
-}
-
 struct receive_state {
     int next_rank;         /* first rank not yet received */
     int32_t *callsite_map; /* the rank's call sites' ids in the file, or NULL */
@@ -234,9 +226,9 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
     size_t len = recv_blob(r, TAG_REGION, s->buf, CHUNK_BYTES);
     memcpy(&h, s->buf, sizeof(h));
     const char *p = s->buf + sizeof(h);
-    char *name = dup_piece(p, h.name_len);
-    char *symbol = dup_piece(p + h.name_len, h.symbol_len);
-    char *library = dup_piece(p + h.name_len + h.symbol_len, h.library_len);
+    char *name = strndup(p, h.name_len);
+    char *symbol = strndup(p + h.name_len, h.symbol_len);
+    char *library = strndup(p + h.name_len + h.symbol_len, h.library_len);
     struct scope_region_info info = {.name = name, .symbol = symbol, .library = library,
                                      .address = h.address, .has_self = (int)h.has_self,
                                      .self_ns = h.self_ns};
@@ -296,7 +288,7 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w,
         struct rank_header rh;
         size_t len = recv_blob(r, TAG_RANK, s->buf, CHUNK_BYTES);
         memcpy(&rh, s->buf, sizeof(rh));
-        char *host = dup_piece(s->buf + sizeof(rh), (uint32_t)(len - sizeof(rh)));
+        char *host = strndup(s->buf + sizeof(rh), len - sizeof(rh));
         struct scope_rank_info info = {r, host, rh.pid, rh.run_start_time, rh.clock_offset_ns,
                                        rh.dropped_events};
         if (receive_callsites(r, w ? callsites : NULL, s) != 0 ||

@@ -1,4 +1,4 @@
-/* config.h: scope's config file (DESIGN.md section 3) and the SCOPE_*
+/* config.h: scope's config file (README.md, "Config file") and the SCOPE_*
  * environment, parsed into patterns that decide which symbols get hooked.
  * Pure code (no MPI, no patching) so it is unit tested on its own. */
 #ifndef SCOPE_CONFIG_H

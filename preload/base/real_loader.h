@@ -1,5 +1,5 @@
 /* real_loader.h: the C library's dlopen and dlmopen. libscope defines
- * dlopen and dlmopen itself (dlopen_hook.c), so a plain call from inside
+ * dlopen and dlmopen itself (dlopen.c), so a plain call from inside
  * libscope (to load libstdc++ for demangling, libunwind, its companions, a
  * libc per namespace) would bind to those; libscope calls these instead. */
 #ifndef SCOPE_REAL_LOADER_H

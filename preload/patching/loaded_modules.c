@@ -3,6 +3,7 @@
  * or the modules of a namespace dlmopen made, which dl_iterate_phdr (it
  * reports its caller's namespace only) does not show. */
 #include "loaded_modules.h"
+#include "grow_array.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -91,15 +92,9 @@ static int collect_module(struct dl_phdr_info *info, size_t size, void *data)
     if (!is_main && is_system_module(scan, info->dlpi_name))
         return 0;
     struct scope_module_list *list = scan->list;
-    if (list->n == scan->cap) {
-        size_t cap = scan->cap ? scan->cap * 2 : 16;
-        struct scope_module *grown = realloc(list->v, cap * sizeof *grown);
-        if (!grown) {
-            scan->failed = true;
-            return 1;
-        }
-        list->v = grown;
-        scan->cap = cap;
+    if (scope_grow_array((void **)&list->v, &scan->cap, list->n + 1, sizeof *list->v) != 0) {
+        scan->failed = true;
+        return 1;
     }
     struct scope_module *m = &list->v[list->n];
     *m = (struct scope_module){.bias = info->dlpi_addr, .is_executable = is_main};

@@ -1,4 +1,4 @@
-/* hooks.c: the hot path, called by the stubs on every entry and exit of a
+/* hot_path.c: the hot path, called by the stubs on every entry and exit of a
  * hooked function. Compiled with -mgeneral-regs-only: it must not touch any
  * floating-point or vector register, because those carry the hooked
  * function's arguments and return values. Anything that needs ordinary C

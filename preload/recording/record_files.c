@@ -1,6 +1,7 @@
 /* record_files.c: names and exclusive creation of the files a process
  * records into (see record_files.h). */
 #include "record_files.h"
+#include "temp_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,8 +73,7 @@ void *scope_record_shm_create(const char *name, size_t bytes)
 
 void scope_record_spill_path(char *out, size_t len, int thread)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(out, len, "%s/scope-%d/%s-%d.spill", tmp && *tmp ? tmp : "/tmp", (int)getuid(),
+    snprintf(out, len, "%s/scope-%d/%s-%d.spill", scope_temp_dir(), (int)getuid(),
              scope_record_stem(), thread);
 }
 

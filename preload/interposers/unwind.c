@@ -1,4 +1,4 @@
-/* unwind_hooks.c: keeps exceptions working through hooked functions. The
+/* unwind.c: keeps exceptions working through hooked functions. The
  * unwinder walks return addresses, and scope replaced those of open calls
  * with scope_exit_stub, so every way into an unwind (throw, rethrow, forced
  * unwinding by pthread_exit/cancel) first puts the real addresses back, and
