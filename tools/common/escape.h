@@ -1,8 +1,8 @@
 /* Writing untrusted text (region names, file names) into JSON strings and
  * XML text: quoting, control characters, and invalid UTF-8 (each bad byte
  * becomes U+FFFD), so the output always parses. */
-#ifndef SCOPE_CLI_ESCAPE_H
-#define SCOPE_CLI_ESCAPE_H
+#ifndef SCOPE_ESCAPE_H
+#define SCOPE_ESCAPE_H
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* Duration bars: the total time of every shown region on every selected
  * rank that recorded it, one horizontal bar each, grouped by region. */
-#include "cli.h"
 #include "plot.h"
+#include "selection.h"
 #include "svg.h"
 
 #include <stdlib.h>
@@ -60,8 +60,8 @@ static void draw(const scope_file *f, const bar *bars, size_t n, size_t n_ranks,
 int plot_durations(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err)
 {
     size_t n_ranks = 0, n = 0;
-    bool *keep = cli_kept_regions(f, flt, err);
-    int *ranks = keep ? cli_ranks(f, flt, &n_ranks, err) : NULL;
+    bool *keep = selected_regions(f, flt, err);
+    int *ranks = keep ? selected_ranks(f, flt, &n_ranks, err) : NULL;
     bar *bars = ranks ? malloc((scope_region_count(f) * n_ranks + 1) * sizeof *bars) : NULL;
     if (ranks && !bars)
         snprintf(err->message, sizeof err->message, "out of memory");

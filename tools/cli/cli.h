@@ -77,11 +77,6 @@ void cli_command_help(const cli_command *cmd, FILE *out);
 /* The reader filter the options ask for (origin resolved against f). */
 int cli_filter(const scope_file *f, const cli_options *opt, scope_filter *out, scope_error *err);
 
-/* Which regions the filter keeps: keep[region]; NULL on a bad regex. */
-bool *cli_kept_regions(const scope_file *f, const scope_filter *flt, scope_error *err);
-/* The ranks the filter selects (cf. scope_filter_ranks); NULL on error. */
-int *cli_ranks(const scope_file *f, const scope_filter *flt, size_t *n, scope_error *err);
-
 /* Output files (-o): written to a temporary name beside PATH and renamed
  * when complete, so a failed run leaves nothing. NULL or "-": stdout. */
 FILE *cli_output_open(const char *path, scope_error *err);
@@ -92,11 +87,6 @@ FILE *cli_open_selection_output(const scope_file *f, const cli_options *opt, sco
                                 scope_error *err);
 /* Close (rename into place) or, when failed or on a write error, remove. */
 int cli_output_close(FILE *out, const char *path, bool failed, scope_error *err);
-
-/* Frames from .. to-1 of call site `site` as "label<sep>label...", each
- * as scope_frame_label() gives it; "" for site -1. Returns buf. */
-const char *cli_callsite_text(const scope_file *f, long site, size_t from, size_t to,
-                              const char *sep, char *buf, size_t len);
 
 /* The per-region load imbalance table (scope imbalance, scope summary). */
 void cli_imbalance_table(const scope_file *f, const scope_filter *flt, report *out);

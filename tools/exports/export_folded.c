@@ -3,8 +3,8 @@
  * from the library's flame tree, under the recorded stacks when the run
  * has call sites. Paths whose self time rounds to 0 are
  * left out (their children's lines still draw them). */
-#include "cli.h"
 #include "export.h"
+#include "selection.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ int export_folded(const scope_file *f, const scope_filter *flt, bool per_rank, F
     if (!per_rank)
         return write_tree(f, flt, SCOPE_ALL_RANKS, out, err);
     size_t n_ranks = 0;
-    int *ranks = cli_ranks(f, flt, &n_ranks, err);
+    int *ranks = selected_ranks(f, flt, &n_ranks, err);
     int rc = ranks ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n_ranks; i++)
         rc = write_tree(f, flt, ranks[i], out, err);

@@ -2,6 +2,7 @@
  * target's directory and renamed into place once complete, so that a
  * failed or interrupted write never leaves a truncated file. */
 #include "cli.h"
+#include "selection.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -94,8 +95,8 @@ FILE *cli_open_selection_output(const scope_file *f, const cli_options *opt, sco
     size_t n_ranks = 0;
     if (cli_filter(f, opt, flt, err) < 0)
         return NULL;
-    bool *keep = cli_kept_regions(f, flt, err);
-    int *ranks = keep ? cli_ranks(f, flt, &n_ranks, err) : NULL;
+    bool *keep = selected_regions(f, flt, err);
+    int *ranks = keep ? selected_ranks(f, flt, &n_ranks, err) : NULL;
     size_t calls = 0;
     for (size_t r = 0; ranks && r < scope_region_count(f); r++)
         for (size_t k = 0; keep[r] && k < n_ranks; k++)

@@ -1,6 +1,7 @@
 /* scope callsites: per region, where its calls came from, by total time:
  * count, total, mean, share of the region and the slowest ranks of each
  * call site (scope_callsites). */
+#include "callsite_text.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -52,11 +53,10 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         table_text(t, scope_region_name(f, st[i].region));
         table_int(t, st[i].callsite);
         table_text(t, st[i].callsite < 0 ? "(none)"
-                                         : cli_callsite_text(f, st[i].callsite, 0, 1, "",
-                                                             text, sizeof text));
+                                         : callsite_text(f, st[i].callsite, 0, 1, "", text,
+                                                         sizeof text));
         if (depth > 1)
-            table_text(t, cli_callsite_text(f, st[i].callsite, 1, depth, " < ", text,
-                                            sizeof text));
+            table_text(t, callsite_text(f, st[i].callsite, 1, depth, " < ", text, sizeof text));
         table_int(t, (int64_t)st[i].calls);
         table_num(t, st[i].total);
         table_num(t, st[i].mean);

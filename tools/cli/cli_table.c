@@ -2,7 +2,7 @@
  * arena), rendered as aligned tables, CSV (RFC 4180 quoting) or JSON; or,
  * for a streamed table, printed row by row as they complete. */
 #include "cli_table.h"
-#include "cli_escape.h"
+#include "escape.h"
 
 #include <inttypes.h>
 #include <math.h>

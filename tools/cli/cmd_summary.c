@@ -1,6 +1,7 @@
 /* scope summary: per-region aggregates and, with several ranks, per-rank
  * totals and load imbalance. */
 #include "cli.h"
+#include "selection.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -90,7 +91,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     if (!st)
         return -1;
     regions_table(f, st, n, out);
-    int *ranks = cli_ranks(f, &flt, &n_ranks, err);
+    int *ranks = selected_ranks(f, &flt, &n_ranks, err);
     int rc = ranks ? 0 : -1;
     if (rc == 0)
         say_dropped(f, ranks, n_ranks);

@@ -1,7 +1,8 @@
 /* scope_open()/scope_close(): validate the file layout, take every region's
  * statistics (stored by the writer, else computed from its calls), build the
  * region table in first-appearance order; calls not needed for that are read
- * on first use (one H5Dread per dataset), from the file kept open. */
+ * on first use (reader_series.c: one H5Dread per dataset), from the file
+ * kept open. */
 #include "reader_h5.h"
 
 #include <errno.h>
@@ -46,122 +47,6 @@ static char *unescape_name(const char *raw)
     return out;
 }
 
-static void free_series(series *s)
-{
-    if (!s)
-        return;
-    free((void *)s->pub.start_ns);
-    free((void *)s->pub.end_ns);
-    free((void *)s->pub.thread_ids);
-    free((void *)s->pub.callsite_ids);
-    free(s->order);
-    free(s->where);
-    free(s);
-}
-
-static int cmp_by_start(const void *a, const void *b, void *ctx)
-{
-    const scope_series *s = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    if (s->start_ns[i] != s->start_ns[j])
-        return s->start_ns[i] < s->start_ns[j] ? -1 : 1;
-    int64_t di = s->end_ns[i] - s->start_ns[i], dj = s->end_ns[j] - s->start_ns[j];
-    if (di != dj)
-        return di > dj ? -1 : 1;
-    return i < j ? -1 : i > j;
-}
-
-/* Check the calls and note whether they are in call-stack order already. */
-static int index_series(series *s, scope_error *err)
-{
-    const scope_series *p = &s->pub;
-    /* +-2^60 ns is 36 years: beyond it, differences of times could overflow */
-    const int64_t limit = INT64_C(1) << 60;
-    for (size_t i = 0; i < p->count; i++)
-        if (p->start_ns[i] < -limit || p->start_ns[i] > limit || p->end_ns[i] < -limit ||
-            p->end_ns[i] > limit)
-            return reader_fail(err, "%s: call %zu: time out of range", s->where, i);
-    s->sorted = true;
-    for (size_t i = 0; i < p->count; i++) {
-        if (p->end_ns[i] < p->start_ns[i])
-            return reader_fail(err, "%s: call %zu ends before it starts", s->where, i);
-        if (i + 1 < p->count && cmp_by_start(&i, &(size_t){i + 1}, s) > 0)
-            s->sorted = false;
-    }
-    if (s->sorted)
-        return 0;
-    if (!(s->order = malloc(p->count * sizeof *s->order)))
-        return reader_fail(err, "out of memory");
-    for (size_t i = 0; i < p->count; i++)
-        s->order[i] = i;
-    qsort_r(s->order, p->count, sizeof *s->order, cmp_by_start, (void *)p);
-    return 0;
-}
-
-/* Reads the region's call-site ids, each -1 or a site of the file's table. */
-static int read_callsite_ids(hid_t group, series *s, size_t n_sites, void **ids, size_t *n,
-                             scope_error *err)
-{
-    if (h5_read_vector(group, "callsite_ids", H5T_NATIVE_INT32, sizeof(int32_t), ids, n,
-                       s->where, err) < 0)
-        return -1;
-    const int32_t *id = *ids;
-    for (size_t i = 0; i < *n; i++)
-        if (id[i] < -1 || id[i] >= (int64_t)n_sites)
-            return reader_fail(err, "%s: call %zu: call site %d of %zu", s->where, i, id[i],
-                               n_sites);
-    return 0;
-}
-
-/* Reads the calls of the region group into s. With statistics from the
- * file, the count must match them; without, they are computed here. */
-static int read_calls(hid_t group, series *s, bool have_stats, size_t n_sites, scope_error *err)
-{
-    size_t n_start = 0, n_end = 0, n_thr = 0, n_sites_read = 0;
-    void *start = NULL, *end = NULL, *thr = NULL, *sites = NULL;
-    int rc = h5_read_vector(group, "start_times", H5T_NATIVE_INT64, sizeof(int64_t), &start,
-                            &n_start, s->where, err);
-    if (rc == 0)
-        rc = h5_read_vector(group, "end_times", H5T_NATIVE_INT64, sizeof(int64_t), &end,
-                            &n_end, s->where, err);
-    if (rc == 0 && s->has_threads)
-        rc = h5_read_vector(group, "thread_ids", H5T_NATIVE_INT32, sizeof(int32_t), &thr,
-                            &n_thr, s->where, err);
-    if (rc == 0 && s->has_callsites)
-        rc = read_callsite_ids(group, s, n_sites, &sites, &n_sites_read, err);
-    s->pub.start_ns = start;
-    s->pub.end_ns = end;
-    s->pub.thread_ids = thr;
-    s->pub.callsite_ids = sites;
-    s->pub.count = n_start;
-    s->loaded = true;
-    if (rc == 0 && n_start != n_end)
-        rc = reader_fail(err, "%s: %zu start_times but %zu end_times", s->where, n_start, n_end);
-    if (rc == 0 && s->has_threads && n_thr != n_start)
-        rc = reader_fail(err, "%s: %zu start_times but %zu thread_ids", s->where, n_start, n_thr);
-    if (rc == 0 && s->has_callsites && n_sites_read != n_start)
-        rc = reader_fail(err, "%s: %zu start_times but %zu callsite_ids", s->where, n_start,
-                         n_sites_read);
-    if (rc == 0 && have_stats && (int64_t)n_start != s->stats.calls)
-        rc = reader_fail(err, "%s: %zu calls but the statistics say %lld", s->where, n_start,
-                         (long long)s->stats.calls);
-    if (rc == 0)
-        rc = index_series(s, err);
-    if (rc == 0 && !have_stats)
-        call_stats_add(&s->stats, s->pub.start_ns, s->pub.end_ns, s->pub.count);
-    if (rc < 0) { /* as before the attempt: counted, not loaded */
-        free((void *)s->pub.start_ns);
-        free((void *)s->pub.end_ns);
-        free((void *)s->pub.thread_ids);
-        free((void *)s->pub.callsite_ids);
-        free(s->order);
-        s->pub = (scope_series){.count = have_stats ? (size_t)s->stats.calls : 0};
-        s->order = NULL;
-        s->loaded = false;
-    }
-    return rc;
-}
-
 /* A region of a rank: its statistics when the file has them (the calls wait
  * for reader_load_rank), else its calls. */
 static series *open_series(const scope_file *f, hid_t group, const char *where,
@@ -186,38 +71,12 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
     if (have == 1)
         s->pub.count = n_start;
     else if (have == 0)
-        have = read_calls(group, s, false, f->n_sites, err);
+        have = reader_read_calls(group, s, false, f->n_sites, err);
     if (have < 0) {
-        free_series(s);
+        reader_free_series(s);
         return NULL;
     }
     return s;
-}
-
-int reader_load_series(const scope_file *f, const series *cs, scope_error *err)
-{
-    series *s = (series *)cs; /* logically const: the file's calls, read late */
-    if (!s || s->loaded)
-        return 0;
-    H5E_auto2_t old_func;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
-    int rc = g < 0 ? reader_fail(err, "%s: cannot open the group", s->where)
-                   : read_calls(g, s, true, f->n_sites, err);
-    if (g >= 0)
-        H5Gclose(g);
-    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
-    return rc;
-}
-
-int reader_load_rank(const scope_file *f, size_t rank_index, scope_error *err)
-{
-    for (size_t r = 0; r < f->n_regions; r++)
-        if (reader_load_series(f, reader_series(f, r, rank_index), err) < 0)
-            return -1;
-    return 0;
 }
 
 static int add_loaded(loader *ld, char *name, size_t rank_index, series *s)
@@ -270,7 +129,7 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
                 rc = -1;
             else if (!name || add_loaded(ld, name, rank_index, s) < 0) {
                 free(name);
-                free_series(s);
+                reader_free_series(s);
                 rc = reader_fail(ld->err, "out of memory");
             }
         }
@@ -427,7 +286,7 @@ static void free_loader(loader *ld)
 {
     for (size_t i = 0; i < ld->n; i++) {
         free(ld->items[i].name);
-        free_series(ld->items[i].s);
+        reader_free_series(ld->items[i].s);
     }
     free(ld->items);
 }
@@ -489,7 +348,7 @@ void scope_close(scope_file *f)
     if (!f)
         return;
     for (size_t i = 0; f->table && i < f->n_regions * f->n_ranks; i++)
-        free_series(f->table[i]);
+        reader_free_series(f->table[i]);
     for (size_t i = 0; f->names && i < f->n_regions; i++)
         free(f->names[i]);
     h5_free_meta(f->meta, f->n_meta);

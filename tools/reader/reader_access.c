@@ -3,19 +3,7 @@
 #include "reader_internal.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-
-int reader_fail(scope_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 double reader_seconds(int64_t ns)
 {
@@ -35,11 +23,6 @@ long reader_rank_index(const scope_file *f, int rank)
             hi = mid;
     }
     return -1;
-}
-
-const series *reader_series(const scope_file *f, size_t region, size_t rank_index)
-{
-    return region < f->n_regions ? f->table[region * f->n_ranks + rank_index] : NULL;
 }
 
 const char *scope_file_path(const scope_file *f) { return f->path; }

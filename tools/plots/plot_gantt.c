@@ -2,8 +2,8 @@
  * region, nested calls in rows below their callers (by depth, counting only
  * the regions shown), time framed on the first region entry like the
  * seed's plot_* functions, a time axis and a legend. */
-#include "cli.h"
 #include "plot.h"
+#include "selection.h"
 #include "svg.h"
 
 #include <stdlib.h>
@@ -163,10 +163,10 @@ int plot_gantt(const scope_file *f, const scope_filter *flt, FILE *out, scope_er
     gantt g = {.f = f, .t0 = scope_minimum_start_time_ns(f)};
     g.t1 = g.t0;
     int *ids = NULL;
-    bool *keep = cli_kept_regions(f, flt, err);
+    bool *keep = selected_regions(f, flt, err);
     g.keep = keep;
     if (keep)
-        ids = cli_ranks(f, flt, &g.n_ranks, err);
+        ids = selected_ranks(f, flt, &g.n_ranks, err);
     g.ranks = ids ? calloc(g.n_ranks + 1, sizeof *g.ranks) : NULL;
     int rc = g.ranks ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < g.n_ranks; i++) {

@@ -1,9 +1,10 @@
 /* Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev): one process
  * per rank, one track per thread, an "X" (complete) event per call in
  * call-stack order, so parents come before the children they contain. */
-#include "cli.h"
-#include "cli_escape.h"
+#include "callsite_text.h"
+#include "escape.h"
 #include "export.h"
+#include "selection.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -88,8 +89,8 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
         if (c->callsite >= 0) {
             char stack[4096];
             fprintf(out, ", \"callsite_id\": %ld, \"callsite\": ", c->callsite);
-            escape_json(cli_callsite_text(f, c->callsite, 0, scope_callsite_depth(f), " < ", stack,
-                                          sizeof stack), out);
+            escape_json(callsite_text(f, c->callsite, 0, scope_callsite_depth(f), " < ", stack,
+                                      sizeof stack), out);
         }
         fputs("}}", out);
     }
@@ -101,8 +102,8 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
 int export_chrome(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err)
 {
     size_t n_ranks = 0;
-    bool *keep = cli_kept_regions(f, flt, err);
-    int *ranks = keep ? cli_ranks(f, flt, &n_ranks, err) : NULL;
+    bool *keep = selected_regions(f, flt, err);
+    int *ranks = keep ? selected_ranks(f, flt, &n_ranks, err) : NULL;
     int rc = ranks ? 0 : -1;
     int64_t origin = scope_filter_origin_ns(f, flt);
     bool first = true;

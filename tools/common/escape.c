@@ -1,5 +1,5 @@
-/* JSON and XML escaping with UTF-8 validation (see cli_escape.h). */
-#include "cli_escape.h"
+/* JSON and XML escaping with UTF-8 validation (see escape.h). */
+#include "escape.h"
 
 #include <stddef.h>
 

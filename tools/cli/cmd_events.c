@@ -1,4 +1,5 @@
 /* scope events: one row per recorded call (the seed's events()). */
+#include "callsite_text.h"
 #include "cli.h"
 
 
@@ -27,8 +28,8 @@ static int add_row(void *ctx, const scope_event *ev)
     if (rc->callsite_depth) {
         char text[4096];
         table_int(t, ev->callsite);
-        table_text(t, cli_callsite_text(rc->f, ev->callsite, 0, rc->callsite_depth, " < ", text,
-                                        sizeof text));
+        table_text(t, callsite_text(rc->f, ev->callsite, 0, rc->callsite_depth, " < ", text,
+                                    sizeof text));
     }
     return 0;
 }

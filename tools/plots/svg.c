@@ -1,6 +1,6 @@
 /* The SVG writer (see svg.h). */
 #include "svg.h"
-#include "cli_escape.h"
+#include "escape.h"
 
 #include <string.h>
 

@@ -52,13 +52,23 @@ struct scope_file {
     int64_t run_start_ns, min_start_ns, max_end_ns;
 };
 
-/* Write a message into err (when not NULL); always returns -1. */
+/* Write a message into err (when not NULL); always returns -1
+ * (reader_fail.c). */
 int reader_fail(scope_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Series and their calls (reader_series.c). */
+/* The series of a region on a rank index; NULL when not recorded. */
+const series *reader_series(const scope_file *f, size_t region, size_t rank_index);
+/* Read the calls of the region group into s. With statistics from the
+ * file (have_stats), the count must match them; without, they are
+ * computed here. On failure s is as before: counted, not loaded. */
+int reader_read_calls(hid_t group, series *s, bool have_stats, size_t n_sites,
+                      scope_error *err);
 /* Read the calls of every region of one rank that are not in memory yet. */
 int reader_load_rank(const scope_file *f, size_t rank_index, scope_error *err);
 /* The same for one series (NULL: nothing to do). */
 int reader_load_series(const scope_file *f, const series *s, scope_error *err);
+void reader_free_series(series *s);
 
 /* The writer's statistics attributes of a region group into s->stats,
  * s->has_self, s->self_ns: 1 when present and consistent, 0 when the group
@@ -72,7 +82,6 @@ void reader_free_callsites(scope_file *f);
 
 /* Index of a rank id in f->ranks, -1 when absent. */
 long reader_rank_index(const scope_file *f, int rank);
-const series *reader_series(const scope_file *f, size_t region, size_t rank_index);
 
 /* Evaluate a filter (NULL = everything): keep[r] for every region and
  * rank_keep[ri] for every rank index; either may be NULL when not wanted.

@@ -2,6 +2,7 @@
  * max/min and max/mean of the per-rank totals, the slowest and the fastest
  * rank (scope_region_imbalance). The table is also summary's third. */
 #include "cli.h"
+#include "selection.h"
 
 #include <stdlib.h>
 
@@ -41,8 +42,8 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     if (cli_filter(f, opt, &flt, err) < 0)
         return -1;
     /* report a bad regex or an unknown rank instead of an empty table */
-    bool *keep = cli_kept_regions(f, &flt, err);
-    int *ranks = keep ? cli_ranks(f, &flt, &n_ranks, err) : NULL;
+    bool *keep = selected_regions(f, &flt, err);
+    int *ranks = keep ? selected_ranks(f, &flt, &n_ranks, err) : NULL;
     if (ranks)
         cli_imbalance_table(f, &flt, out);
     free(keep);

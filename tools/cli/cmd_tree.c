@@ -1,6 +1,7 @@
 /* scope tree: one rank's call stack, indented by depth (the seed's
  * call_stack()), with each call's self time. */
 #include "cli.h"
+#include "selection.h"
 
 #include <stdlib.h>
 
@@ -43,7 +44,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         return -1;
     int rank = opt->has_rank ? opt->rank : scope_rank_id(f, 0);
     size_t n = 0;
-    bool *keep = cli_kept_regions(f, &flt, err);
+    bool *keep = selected_regions(f, &flt, err);
     scope_call *calls = keep ? scope_call_stack(f, rank, &n, err) : NULL;
     scope_children ch = {0};
     int rc = calls ? scope_call_stack_children(calls, n, &ch, err) : -1;

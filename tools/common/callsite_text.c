@@ -1,11 +1,12 @@
-/* Call sites as text for the CLI's tables and exports. */
-#include "cli.h"
+/* Call sites as text for the CLI's tables and the exports (see
+ * callsite_text.h). */
+#include "callsite_text.h"
 
 #include <stdio.h>
 #include <string.h>
 
-const char *cli_callsite_text(const scope_file *f, long site, size_t from, size_t to,
-                              const char *sep, char *buf, size_t len)
+const char *callsite_text(const scope_file *f, long site, size_t from, size_t to,
+                          const char *sep, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
