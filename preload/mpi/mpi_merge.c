@@ -14,6 +14,7 @@
 #include "companion_loader.h"
 #include "fault_signals.h"
 #include "local_events.h"
+#include "merge_wire.h"
 #include "mpi_merge.h"
 #include "process_meta.h"
 #include "run_info.h"
@@ -29,8 +30,6 @@ enum { TAG_SYNC = 1, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_SITES, TAG_REGION, TAG_CH
 #define SYNC_ROUNDS 16
 #define SYNC_MAX_ROUNDS 200
 #define SYNC_GOOD_RTT_NS 50000
-#define EVENT_BYTES (8 + 8 + 4 + 4)   /* start, end, thread, call site */
-#define CHUNK_BYTES (SCOPE_CHUNK_EVENTS * EVENT_BYTES)
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, nranks;
@@ -99,24 +98,6 @@ void scope_mpi_after_init(void)
     scope_tls.busy--;
 }
 
-/* Fixed part of the rank and region messages; strings follow. */
-struct rank_header {
-    int64_t pid, run_start_time, clock_offset_ns, dropped_events, nregions;
-};
-struct region_header {
-    uint64_t address, count;
-    int64_t self_ns;
-    uint32_t name_len, symbol_len, library_len, has_self;
-};
-
-static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
-{
-    *len = s ? (uint32_t)strlen(s) : 0;
-    if (*len)
-        memcpy(buf + at, s, *len);
-    return at + *len;
-}
-
 static void send_blob(const void *data, size_t len, int tag)
 {
     PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, comm);
@@ -155,12 +136,10 @@ static void send_rank(struct scope_event_groups *le, const struct scope_site_tab
     size_t nonempty = 0;
     for (size_t r = 0; r < le->nregions; r++)
         nonempty += scope_event_groups_calls(le, r) > 0;
-    struct rank_header rh = {scope_facts.pid, run_start, offset,
-                             (int64_t)scope_buffers_dropped(), (int64_t)nonempty};
-    memcpy(buf, &rh, sizeof(rh));
-    size_t host_len = strlen(scope_facts.hostname);
-    memcpy(buf + sizeof(rh), scope_facts.hostname, host_len);
-    send_blob(buf, sizeof(rh) + host_len, TAG_RANK);
+    struct scope_wire_rank rank = {scope_facts.pid, run_start, offset,
+                                   (int64_t)scope_buffers_dropped(), (int64_t)nonempty,
+                                   scope_facts.hostname};
+    send_blob(buf, scope_wire_rank_encode(buf, &rank), TAG_RANK);
     int32_t *map = NULL;
     send_callsites(sites, &map);
     for (size_t r = 0; r < le->nregions; r++) {
@@ -168,23 +147,10 @@ static void send_rank(struct scope_event_groups *le, const struct scope_site_tab
         if (!count)
             continue;
         struct scope_region_info info = scope_local_region_info(le, r, NULL);
-        struct region_header h = {.address = info.address, .count = count,
-                                  .self_ns = info.self_ns, .has_self = (uint32_t)info.has_self};
-        size_t at = sizeof(h);
-        at = put_string(buf, at, info.name, &h.name_len);
-        at = put_string(buf, at, info.symbol, &h.symbol_len);
-        at = put_string(buf, at, info.library, &h.library_len);
-        memcpy(buf, &h, sizeof(h));
-        send_blob(buf, at, TAG_REGION);
+        send_blob(buf, scope_wire_region_encode(buf, &info, count), TAG_REGION);
         for (size_t next = 0; next < count;) {
             next = scope_event_groups_chunk(le, r, next, c);
-            memcpy(buf, c->start, c->n * 8);
-            memcpy(buf + c->n * 8, c->end, c->n * 8);
-            memcpy(buf + c->n * 16, c->thread, c->n * 4);
-            int32_t *ids = (int32_t *)(buf + c->n * 20);
-            for (size_t i = 0; i < c->n; i++)
-                ids[i] = c->callsite[i] >= 0 && map ? map[c->callsite[i]] : -1;
-            send_blob(buf, c->n * EVENT_BYTES, TAG_CHUNK);
+            send_blob(buf, scope_wire_chunk_encode(buf, c, map), TAG_CHUNK);
         }
     }
     free(map);
@@ -222,30 +188,22 @@ static void show_progress(struct receive_state *s, int rank)
 static int receive_region(int r, const struct scope_writer_api *api, scope_writer *w,
                           struct receive_state *s, size_t *events)
 {
-    struct region_header h;
-    size_t len = recv_blob(r, TAG_REGION, s->buf, CHUNK_BYTES);
-    memcpy(&h, s->buf, sizeof(h));
-    const char *p = s->buf + sizeof(h);
-    char *name = strndup(p, h.name_len);
-    char *symbol = strndup(p + h.name_len, h.symbol_len);
-    char *library = strndup(p + h.name_len + h.symbol_len, h.library_len);
-    struct scope_region_info info = {.name = name, .symbol = symbol, .library = library,
-                                     .address = h.address, .has_self = (int)h.has_self,
-                                     .self_ns = h.self_ns};
-    int ok = w && name && symbol && library && len >= sizeof(h) && api->begin_region(w, &info) == 0;
-    for (uint64_t got = 0; got < h.count;) {
-        size_t n = recv_blob(r, TAG_CHUNK, s->buf, CHUNK_BYTES) / EVENT_BYTES;
-        int64_t *start = (int64_t *)s->buf, *end = start + n;
-        int32_t *thread = (int32_t *)(end + n), *ids = thread + n;
-        ok = ok && api->append(w, start, end, thread,
-                               scope_chunk_callsites(ids, n, s->callsite_map), n) == 0;
-        got += n;
-        *events += n;
+    struct scope_region_info info;
+    uint64_t calls = 0;
+    size_t len = recv_blob(r, TAG_REGION, s->buf, SCOPE_WIRE_MESSAGE_BYTES);
+    int ok = scope_wire_region_decode(s->buf, len, &info, &calls) == 0 && w &&
+             api->begin_region(w, &info) == 0;
+    for (uint64_t got = 0; got < calls;) {
+        struct scope_wire_chunk c;
+        size_t bytes = recv_blob(r, TAG_CHUNK, s->buf, SCOPE_WIRE_MESSAGE_BYTES);
+        scope_wire_chunk_decode(s->buf, bytes, &c);
+        ok = ok && api->append(w, c.start, c.end, c.thread,
+                               scope_chunk_callsites(c.callsite, c.n, s->callsite_map), c.n) == 0;
+        got += c.n;
+        *events += c.n;
     }
     ok = ok && api->end_region(w) == 0;
-    free(name);
-    free(symbol);
-    free(library);
+    scope_wire_region_free(&info);
     return ok ? 0 : -1;
 }
 
@@ -285,23 +243,23 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w,
         int r = s->next_rank;
         show_progress(s, r);
         PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
-        struct rank_header rh;
-        size_t len = recv_blob(r, TAG_RANK, s->buf, CHUNK_BYTES);
-        memcpy(&rh, s->buf, sizeof(rh));
-        char *host = strndup(s->buf + sizeof(rh), len - sizeof(rh));
-        struct scope_rank_info info = {r, host, rh.pid, rh.run_start_time, rh.clock_offset_ns,
-                                       rh.dropped_events};
+        struct scope_wire_rank rank = {0};
+        size_t len = recv_blob(r, TAG_RANK, s->buf, SCOPE_WIRE_MESSAGE_BYTES);
+        if (scope_wire_rank_decode(s->buf, len, &rank) != 0)
+            rc = -1;
+        struct scope_rank_info info = {r, rank.hostname, rank.pid, rank.run_start_time,
+                                       rank.clock_offset_ns, rank.dropped_events};
         if (receive_callsites(r, w ? callsites : NULL, s) != 0 ||
             (w && (rc != 0 || api->begin_rank(w, &info) != 0)))
             rc = -1;
-        for (int64_t k = 0; k < rh.nregions; k++)
+        for (int64_t k = 0; k < rank.nregions; k++)
             if (receive_region(r, api, rc == 0 ? w : NULL, s, events) != 0)
                 rc = -1;
         if (w && rc == 0 && api->end_rank(w) != 0)
             rc = -1;
         free(s->callsite_map);
         s->callsite_map = NULL;
-        free(host);
+        free(rank.hostname);
     }
     if (s->progress_shown)
         fputc('\n', stderr);
@@ -351,8 +309,8 @@ void scope_mpi_before_finalize(void)
     int64_t run_start;
     PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comm);
 
-    struct receive_state s = {1, NULL, malloc(CHUNK_BYTES), malloc(sizeof(struct scope_chunk)),
-                              began, 0};
+    struct receive_state s = {1, NULL, malloc(SCOPE_WIRE_MESSAGE_BYTES),
+                              malloc(sizeof(struct scope_chunk)), began, 0};
     int written = 0;
     if (!s.buf || !s.chunk) {
         scope_log("rank %d: out of memory for the merge", my_rank);

@@ -1,0 +1,106 @@
+/* merge_wire.c: encoders and decoders of the merge's messages
+ * (merge_wire.h). */
+#include "merge_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Fixed parts; strings follow them. */
+struct rank_fixed {
+    int64_t pid, run_start_time, clock_offset_ns, dropped_events, nregions;
+};
+struct region_fixed {
+    uint64_t address, calls;
+    int64_t self_ns;
+    uint32_t name_len, symbol_len, library_len, has_self;
+};
+
+static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
+{
+    *len = s ? (uint32_t)strlen(s) : 0;
+    if (*len)
+        memcpy(buf + at, s, *len);
+    return at + *len;
+}
+
+size_t scope_wire_rank_encode(char *buf, const struct scope_wire_rank *rank)
+{
+    struct rank_fixed f = {rank->pid, rank->run_start_time, rank->clock_offset_ns,
+                           rank->dropped_events, rank->nregions};
+    uint32_t host_len;
+    size_t len = put_string(buf, sizeof(f), rank->hostname, &host_len);
+    memcpy(buf, &f, sizeof(f));
+    return len;
+}
+
+int scope_wire_rank_decode(const char *buf, size_t len, struct scope_wire_rank *rank)
+{
+    struct rank_fixed f;
+    if (len < sizeof(f))
+        return -1;
+    memcpy(&f, buf, sizeof(f));
+    *rank = (struct scope_wire_rank){f.pid, f.run_start_time, f.clock_offset_ns,
+                                     f.dropped_events, f.nregions,
+                                     strndup(buf + sizeof(f), len - sizeof(f))};
+    return rank->hostname ? 0 : -1;
+}
+
+size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info, uint64_t calls)
+{
+    struct region_fixed f = {.address = info->address, .calls = calls, .self_ns = info->self_ns,
+                             .has_self = (uint32_t)info->has_self};
+    size_t at = put_string(buf, sizeof(f), info->name, &f.name_len);
+    at = put_string(buf, at, info->symbol, &f.symbol_len);
+    at = put_string(buf, at, info->library, &f.library_len);
+    memcpy(buf, &f, sizeof(f));
+    return at;
+}
+
+int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_info *info,
+                             uint64_t *calls)
+{
+    struct region_fixed f;
+    *info = (struct scope_region_info){0};
+    if (len < sizeof(f))
+        return -1;
+    memcpy(&f, buf, sizeof(f));
+    if ((uint64_t)f.name_len + f.symbol_len + f.library_len > len - sizeof(f))
+        return -1;
+    const char *p = buf + sizeof(f);
+    *info = (struct scope_region_info){
+        .name = strndup(p, f.name_len),
+        .symbol = strndup(p + f.name_len, f.symbol_len),
+        .library = strndup(p + f.name_len + f.symbol_len, f.library_len),
+        .address = f.address, .has_self = (int)f.has_self, .self_ns = f.self_ns};
+    *calls = f.calls;
+    return info->name && info->symbol && info->library ? 0 : -1;
+}
+
+void scope_wire_region_free(struct scope_region_info *info)
+{
+    free((char *)info->name);
+    free((char *)info->symbol);
+    free((char *)info->library);
+    *info = (struct scope_region_info){0};
+}
+
+/* Columns one after the other: start, end, thread, call site. */
+size_t scope_wire_chunk_encode(char *buf, const struct scope_chunk *chunk, const int32_t *site_map)
+{
+    size_t n = chunk->n;
+    memcpy(buf, chunk->start, n * 8);
+    memcpy(buf + n * 8, chunk->end, n * 8);
+    memcpy(buf + n * 16, chunk->thread, n * 4);
+    int32_t *ids = (int32_t *)(buf + n * 20);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = chunk->callsite[i] >= 0 && site_map ? site_map[chunk->callsite[i]] : -1;
+    return n * SCOPE_WIRE_CALL_BYTES;
+}
+
+void scope_wire_chunk_decode(char *buf, size_t len, struct scope_wire_chunk *chunk)
+{
+    size_t n = len / SCOPE_WIRE_CALL_BYTES;
+    int64_t *start = (int64_t *)buf;
+    int32_t *thread = (int32_t *)(start + 2 * n);
+    *chunk = (struct scope_wire_chunk){n, start, start + n, thread, thread + n};
+}
