@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# bench_hook_cost.sh: the entry+exit cost of a hooked function (target:
-# <= 1.15 x two rdtsc in the same run, >= 5 x faster than uftrace). Runs the plain program bench_calls, which calls
-# work() N times, alternately unprofiled, under libscope (LD_PRELOAD,
-# SCOPE_FUNCTIONS=work) and under `uftrace record -P work` when uftrace is
-# installed, for several rounds in one invocation, and prints the medians:
-# ns per call, the overhead per call against the unprofiled run, the ratio
-# uftrace overhead / scope overhead, and bytes recorded per call; each both
-# in wall time and in the calling thread's CPU time (on a shared machine
-# the wall time also holds what other processes took from the loop). It checks
-# from the HDF5 file that every call was recorded, and, when valgrind is
-# installed, counts the instructions of a hooked call with callgrind (a
-# noise-free supplement to the timings of a shared machine).
+# bench_hook_cost.sh: the entry+exit cost of a hooked function (target: <=
+# 1.15 x two rdtsc in the same run, >= 5 x faster than uftrace). Runs the
+# plain program bench_calls, which calls work() N times, alternately
+# unprofiled, under libscope (LD_PRELOAD, SCOPE_FUNCTIONS=work) and under
+# `uftrace record -P work` when uftrace is installed, for several rounds in
+# one invocation, and prints the medians: ns per call, the overhead per call
+# against the unprofiled run, the ratio uftrace overhead / scope overhead,
+# and bytes recorded per call; each both in wall time and in the calling
+# thread's CPU time (on a shared machine the wall time also holds what other
+# processes took from the loop). It checks from the HDF5 file that every
+# call was recorded, and, when valgrind is installed, counts the
+# instructions of a hooked call with callgrind (a noise-free supplement to
+# the timings of a shared machine).
 #
 # usage: bench_hook_cost.sh BENCH_CALLS_EXE LIBSCOPE_SO [SCOPE_CLI]
 # environment: BENCH_CALLS (default 10000000), BENCH_ROUNDS (default 5),
