@@ -1,5 +1,6 @@
 /* log.c: scope's one-line messages on stderr, and which process of a job
  * says what all of them would. */
+#include "log.h"
 #include "runtime.h"
 
 #include <stdarg.h>

@@ -6,6 +6,7 @@
 #include "crash_backtrace.h"
 #include "fault_stack.h"
 #include "libunwind_local.h"
+#include "log.h"
 #include "process_meta.h"
 #include "runtime.h"
 #include "signal_text.h"

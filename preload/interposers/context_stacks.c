@@ -5,7 +5,7 @@
  * switched to by other means (hand-written context switches) stay unknown:
  * calls open there are kept, not ended. */
 #include "context_stacks.h"
-#include "runtime.h"
+#include "log.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -7,9 +7,10 @@
  * through a `ret` byte found in the caller's own module (call_via.S). The
  * modules of another namespace (dlmopen) are found from the handle. The
  * dynamic loader's own functions are never touched. */
+#include "constructor.h"
+#include "install.h"
 #include "process_meta.h"
 #include "real_loader.h"
-#include "runtime.h"
 #include "thread_state.h"
 
 #include <dlfcn.h>

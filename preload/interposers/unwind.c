@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unwind.h>
 
-#include "runtime.h"
+#include "log.h"
 #include "thread_state.h"
 
 #define EXPORT __attribute__((visibility("default")))

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "fault_signals.h"
+#include "log.h"
 #include "mpi_merge.h"
-#include "runtime.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -2,7 +2,7 @@
  * modules' relocations on disk, elf_got.c) to point at entry thunks. */
 #include "got_redirect.h"
 #include "elf_got.h"
-#include "runtime.h"
+#include "log.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>

@@ -5,12 +5,14 @@
  * that cannot be, redirect the GOT slots other modules call them through;
  * and say which patterns matched nothing and which functions could not be
  * hooked, and why. */
+#include "install.h"
 #include "clone_names.h"
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "got_redirect.h"
 #include "grow_array.h"
 #include "libunwind_local.h"
+#include "log.h"
 #include "patcher.h"
 #include "runtime.h"
 #include "thread_state.h"

@@ -1,5 +1,6 @@
 /* process_meta.c: writes and updates this process's meta segment. */
 #include "process_meta.h"
+#include "log.h"
 #include "output_path.h"
 #include "record_files.h"
 #include "run_info.h"

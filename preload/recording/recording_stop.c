@@ -1,6 +1,7 @@
 /* recording_stop.c: the end of recording, shared by every way a run ends
  * (MPI_Finalize, exit without MPI, a fatal signal): the calling thread's
  * open calls end now, and the clock takes its final reading. */
+#include "recording_stop.h"
 #include "process_meta.h"
 #include "runtime.h"
 #include "thread_state.h"

@@ -2,13 +2,18 @@
  * start time, reads the config, installs the hooks and starts recording;
  * the exit handler writes the file of a process that never used MPI. Any
  * failure is one line on stderr and a program that runs unprofiled. */
+#include "constructor.h"
 #include "fault_signals.h"
+#include "install.h"
+#include "log.h"
 #include "output_path.h"
 #include "process_meta.h"
 #include "run_info.h"
 #include "runtime.h"
+#include "stale_runs.h"
 #include "thread_buffer.h"
 #include "thread_state.h"
+#include "write_local.h"
 
 #include <cpuid.h>
 #include <errno.h>

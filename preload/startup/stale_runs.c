@@ -5,9 +5,10 @@
  * are not mentioned: a job's epilogue may be recovering them right now.
  * SCOPE_WARN_STALE=0 turns it off (a batch system that cleans /dev/shm
  * itself; the test suite, which must not depend on the machine's past). */
+#include "stale_runs.h"
+#include "log.h"
 #include "process_alive.h"
 #include "record_files.h"
-#include "runtime.h"
 
 #include <dirent.h>
 #include <stdio.h>

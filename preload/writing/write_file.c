@@ -4,6 +4,7 @@
 #include "write_file.h"
 #include "callsite_resolve.h"
 #include "companion_loader.h"
+#include "log.h"
 #include "output_path.h"
 #include "run_info.h"
 #include "runtime.h"

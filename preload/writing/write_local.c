@@ -1,6 +1,9 @@
 /* write_local.c: the end of a run without MPI: this process is rank 0 of a
  * 1-rank run and writes its file at exit. */
+#include "write_local.h"
 #include "local_events.h"
+#include "log.h"
+#include "recording_stop.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "thread_buffer.h"

@@ -1,0 +1,14 @@
+/* log.h: scope's one-line messages on stderr (log.c). */
+#ifndef SCOPE_LOG_H
+#define SCOPE_LOG_H
+
+/* Prints "scope: <message>" on stderr (one line). */
+void scope_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, for what every rank of a job would say alike (config problems,
+ * unmatched patterns, functions that cannot be hooked): only the process
+ * its launcher calls rank 0 (or one started without a launcher) says it. */
+void scope_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, only with SCOPE_VERBOSE. */
+void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
