@@ -35,21 +35,29 @@ def objects(build_dir, source_root):
             yield os.path.join(c['directory'], c['output']), rel
 
 
-def symbols(obj, defined):
-    args = ['nm', '-g', '--defined-only' if defined else '--undefined-only', obj]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+def symbols(objs, defined):
+    """{object: its global symbols} (defined, or undefined), one nm run."""
+    flag = '--defined-only' if defined else '--undefined-only'
+    out = subprocess.run(['nm', '-A', '-g', flag] + objs, capture_output=True, text=True,
+                         check=True).stdout
+    found = collections.defaultdict(set)
+    for line in out.splitlines():
+        obj, _, rest = line.partition(':')
+        if rest.split():
+            found[obj].add(rest.split()[-1])
+    return found
 
 
 def call_edges(build_dir, source_root):
+    source_of = dict(objects(build_dir, source_root))
+    objs = sorted(source_of)
     defined_by = collections.defaultdict(set)
-    wanted = collections.defaultdict(set)
-    for obj, src in objects(build_dir, source_root):
-        for s in symbols(obj, True):
-            defined_by[s].add(src)
-        wanted[src] |= symbols(obj, False)
+    for obj, names in symbols(objs, True).items():
+        for name in names:
+            defined_by[name].add(source_of[obj])
     edges = collections.defaultdict(dict)
-    for src, names in wanted.items():
+    for obj, names in symbols(objs, False).items():
+        src = source_of[obj]
         for name in names:
             for dst in defined_by.get(name, ()):
                 if dst != src:
