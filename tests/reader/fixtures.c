@@ -324,3 +324,25 @@ void fx_callsites(const char *path, fx_callsite_damage damage)
     H5Gclose(r1);
     fx_close(file);
 }
+
+void fx_callsites_same_line(const char *path)
+{
+    static const fx_frame_row frames[] = {
+        {"/bin/app", "exchange", "app.c", 0x20, 42},
+        {"/bin/app", "exchange", "app.c", 0x38, 42},
+    };
+    const int32_t sites[] = {0, 1};
+    hid_t file = fx_create(path);
+    fx_metadata(file, 0);
+    callsite_table(file, frames, 2, sites, 2, 1);
+    const int64_t s = FX_NS;
+    const int64_t start[] = {10 * s, 20 * s, 30 * s}, end[] = {12 * s, 21 * s, 34 * s};
+    const int32_t ids[] = {0, 1, 0};
+    hid_t r0 = fx_rank(file, 0);
+    fx_region(r0, "MPI_Send", start, 3, end, 3, NULL, 0);
+    hid_t g = H5Gopen2(r0, "MPI_Send", H5P_DEFAULT);
+    dataset(g, "callsite_ids", H5T_STD_I32LE, H5T_NATIVE_INT32, ids, 3);
+    H5Gclose(g);
+    H5Gclose(r0);
+    fx_close(file);
+}

@@ -51,5 +51,9 @@ typedef enum {
     FX_SITE_OK, FX_SITE_BAD_FRAME, FX_SITE_BAD_ID, FX_SITE_SHORT_IDS, FX_SITE_NO_TABLE,
 } fx_callsite_damage;
 void fx_callsites(const char *path, fx_callsite_damage damage);
+/* Two call sites on one line of one function (exchange, app.c:42, return
+ * addresses +0x20 and +0x38), one rank: MPI_Send calls from sites 0, 1, 0
+ * lasting 2, 1 and 4 s. */
+void fx_callsites_same_line(const char *path);
 
 #endif

@@ -1,6 +1,6 @@
 /* make_fixture KIND PATH: write a test file (two-ranks, tutorial,
- * tutorial-no-start, threads, empty, callsites) for the CLI test and for trying the CLI
- * by hand. */
+ * tutorial-no-start, threads, empty, callsites, callsites-same-line) for
+ * the CLI test and for trying the CLI by hand. */
 #include "fixtures.h"
 
 #include <stdio.h>
@@ -9,7 +9,8 @@
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads|empty|callsites PATH\n");
+        fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads|empty|"
+                        "callsites|callsites-same-line PATH\n");
         return 2;
     }
     if (strcmp(argv[1], "two-ranks") == 0)
@@ -24,6 +25,8 @@ int main(int argc, char **argv)
         fx_empty(argv[2]);
     else if (strcmp(argv[1], "callsites") == 0)
         fx_callsites(argv[2], FX_SITE_OK);
+    else if (strcmp(argv[1], "callsites-same-line") == 0)
+        fx_callsites_same_line(argv[2]);
     else
         return 2;
     return 0;

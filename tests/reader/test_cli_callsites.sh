@@ -3,7 +3,8 @@
 # by total time with their labels, the slowest ranks and --ranks; `scope
 # events` and the exports carry each call's site (CSV/JSON columns, the
 # Chrome trace's args, folded stacks under the recorded frames); a file
-# without call sites is one error line with the hint, exit 2.
+# without call sites is one error line with the hint, exit 2; two sites on
+# one line of a function are told apart by their offsets.
 # usage: test_cli_callsites.sh SCOPE MAKE_FIXTURE
 set -eu
 scope=$1
@@ -55,6 +56,14 @@ assert sites[0] == (0, 0, "solve_step (app.c:42) < main (app.c:10)"), sites
 assert sites[5] == (1, 2, ""), sites
 PY
 expect_error "no call sites recorded; give the functions a depth" callsites "$dir/plain.h5"
+
+# Two sites on one line of one function: rows told apart by the offset.
+"$make_fixture" callsites-same-line "$dir/line.h5"
+"$scope" callsites "$dir/line.h5" --format csv | cut -d, -f1-4 > "$dir/line.csv" ||
+    fail "callsites of two sites on one line"
+printf '%s\n' "region,id,callsite,calls" "MPI_Send,0,exchange (app.c:42) [+0x20],2" \
+    "MPI_Send,1,exchange (app.c:42) [+0x38],1" | diff - "$dir/line.csv" ||
+    fail "two sites on one line are not told apart"
 "$scope" events "$dir/plain.h5" --format csv | head -1 | grep -vq callsite ||
     fail "events of a file without call sites have call-site columns"
 echo "cli callsites: ok"

@@ -4,8 +4,10 @@
 #include "callsite_text.h"
 #include "cli.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* "3 0 1": the ranks with the most time at the site, slowest first. */
 static const char *slowest_text(const scope_callsite_stats *s, char *buf, size_t len)
@@ -17,6 +19,49 @@ static const char *slowest_text(const scope_callsite_stats *s, char *buf, size_t
         used += n > 0 ? (size_t)n : 0;
     }
     return buf;
+}
+
+/* The callsite and called_from texts of each row, malloc'd. Two sites of
+ * one region that read alike (two calls on one line, or one line inlined
+ * into two places) get the offset of their return address in the
+ * function, so that their rows can be told apart. NULL: out of memory. */
+static char **row_labels(const scope_file *f, const scope_callsite_stats *st, size_t n,
+                         size_t depth)
+{
+    char **label = calloc(2 * n + 1, sizeof *label);   /* + 1: n may be 0 */
+    char text[4096];
+    for (size_t i = 0; label && i < n; i++) {
+        long site = st[i].callsite;
+        label[2 * i] = strdup(site < 0 ? "(none)" : callsite_text(f, site, 0, 1, "", text,
+                                                                  sizeof text));
+        label[2 * i + 1] = strdup(callsite_text(f, site, 1, depth, " < ", text, sizeof text));
+    }
+    bool *shared = label ? calloc(n + 1, sizeof *shared) : NULL;
+    for (size_t i = 0; shared && i < n; i++)
+        for (size_t j = 0; j < n && !shared[i]; j++)
+            shared[i] = j != i && st[j].region == st[i].region && st[i].callsite >= 0 &&
+                        label[2 * i] && label[2 * j] && label[2 * i + 1] && label[2 * j + 1] &&
+                        strcmp(label[2 * i], label[2 * j]) == 0 &&
+                        strcmp(label[2 * i + 1], label[2 * j + 1]) == 0;
+    for (size_t i = 0; shared && i < n; i++) {
+        const scope_frame *fr = shared[i] ? scope_callsite_frame(f, (size_t)st[i].callsite, 0)
+                                          : NULL;
+        if (!fr)
+            continue;
+        snprintf(text, sizeof text, "%s [+0x%" PRIx64 "]", label[2 * i], fr->offset);
+        free(label[2 * i]);
+        label[2 * i] = strdup(text);
+    }
+    bool ok = label && shared;
+    for (size_t i = 0; ok && i < 2 * n; i++)
+        ok = label[i] != NULL;
+    free(shared);
+    if (ok)
+        return label;
+    for (size_t i = 0; label && i < 2 * n; i++)
+        free(label[i]);
+    free(label);
+    return NULL;
 }
 
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
@@ -48,15 +93,19 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     table_column(t, "ranks", COL_INT);
     table_column(t, "slowest_ranks", COL_TEXT);
     table_column(t, "slowest_total", COL_DURATION);
+    char **label = row_labels(f, st, n, depth);
+    if (!label) {
+        free(st);
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return -1;
+    }
     char text[4096];
     for (size_t i = 0; i < n; i++) {
         table_text(t, scope_region_name(f, st[i].region));
         table_int(t, st[i].callsite);
-        table_text(t, st[i].callsite < 0 ? "(none)"
-                                         : callsite_text(f, st[i].callsite, 0, 1, "", text,
-                                                         sizeof text));
+        table_text(t, label[2 * i]);
         if (depth > 1)
-            table_text(t, callsite_text(f, st[i].callsite, 1, depth, " < ", text, sizeof text));
+            table_text(t, label[2 * i + 1]);
         table_int(t, (int64_t)st[i].calls);
         table_num(t, st[i].total);
         table_num(t, st[i].mean);
@@ -65,6 +114,9 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         table_text(t, slowest_text(&st[i], text, sizeof text));
         table_num(t, st[i].slowest_totals[0]);
     }
+    for (size_t i = 0; i < 2 * n; i++)
+        free(label[i]);
+    free(label);
     free(st);
     return 0;
 }
@@ -80,9 +132,10 @@ const cli_command cmd_callsites = {
         "from (called_from, innermost first), the calls, their total and mean\n"
         "time, their share of the region's time, the number of ranks that made\n"
         "them, the (up to 3) ranks that spent the most time there, slowest\n"
-        "first, and that rank's time. id is the call site's index in the file\n"
-        "(two calls on one line are two sites); -1, '(none)', gathers the calls\n"
-        "recorded without a call site.",
+        "first, and that rank's time. id is the call site's index in the file;\n"
+        "two sites of a region that read alike (two calls on one line) are told\n"
+        "apart by their return address's offset in the function, '[+0x38]'.\n"
+        "-1, '(none)', gathers the calls recorded without a call site.",
     .example = "scope callsites profiling_data.h5 --include MPI_Allreduce --ranks 0-3",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
     .run = run,
