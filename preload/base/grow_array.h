@@ -1,4 +1,5 @@
-/* grow_array.h: the one way libscope's tables grow a malloc'd array. */
+/* grow_array.h: the one way scope's tables grow a malloc'd array (libscope,
+ * libscope-reader and the CLI). */
 #ifndef SCOPE_GROW_ARRAY_H
 #define SCOPE_GROW_ARRAY_H
 

@@ -5,6 +5,7 @@
  * GOTs lead to them (elf_got.c), and counts the outcomes. */
 #include "inspect.h"
 #include "elf_got.h"
+#include "grow_array.h"
 #include "patch_analyze.h"
 
 #include <stdlib.h>
@@ -36,14 +37,8 @@ static int add_import(const char *name, uint64_t slot, void *data)
 {
     (void)slot;
     struct imports *im = data;
-    if (im->n == im->cap) {
-        size_t cap = im->cap ? im->cap * 2 : 1024;
-        struct import *v = realloc(im->v, cap * sizeof *v);
-        if (!v)
-            return im->failed = 1;
-        im->v = v;
-        im->cap = cap;
-    }
+    if (scope_grow_array((void **)&im->v, &im->cap, im->n + 1, sizeof *im->v) != 0)
+        return im->failed = 1;
     if (!(im->v[im->n].name = strdup(name)))
         return im->failed = 1;
     im->v[im->n++].module = im->module;

@@ -3,6 +3,7 @@
  * that spent the most time at each site. One region at a time: a slot per
  * site the region uses (found through a table indexed by site), per-rank
  * totals summed into the slots rank by rank. */
+#include "grow_array.h"
 #include "reader_internal.h"
 
 #include <stdlib.h>
@@ -28,14 +29,8 @@ static site_acc *slot(region_sites *rs, long site)
     long *k = &rs->slot_of[site + 1];
     if (*k >= 0)
         return &rs->acc[*k];
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? 2 * rs->cap : 16;
-        site_acc *grown = realloc(rs->acc, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        rs->acc = grown;
-        rs->cap = cap;
-    }
+    if (scope_grow_array((void **)&rs->acc, &rs->cap, rs->n + 1, sizeof *rs->acc) != 0)
+        return NULL;
     *k = (long)rs->n;
     rs->acc[rs->n] = (site_acc){.callsite = site};
     return &rs->acc[rs->n++];

@@ -3,6 +3,7 @@
  * selected ranks are walked first, keeping only each call's two ids (16
  * bytes a call); the events are then made one at a time, so a caller that
  * streams them (scope_events_each) never holds them all. */
+#include "grow_array.h"
 #include "reader_internal.h"
 
 #include <stdlib.h>
@@ -84,14 +85,9 @@ typedef struct array_ctx {
 static int append_event(void *ctx, const scope_event *ev)
 {
     array_ctx *a = ctx;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 1024;
-        scope_event *out = realloc(a->out, cap * sizeof *out);
-        a->out_of_memory = !out;
-        if (!out)
-            return -1;
-        a->out = out;
-        a->cap = cap;
+    if (scope_grow_array((void **)&a->out, &a->cap, a->n + 1, sizeof *a->out) != 0) {
+        a->out_of_memory = 1;
+        return -1;
     }
     a->out[a->n++] = *ev;
     return 0;

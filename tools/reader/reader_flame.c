@@ -4,6 +4,7 @@
  * the nodes are put in depth-first order. With SCOPE_FLAME_CALLSITES, each
  * outermost kept call hangs under its recorded stack, outermost frame
  * first. */
+#include "grow_array.h"
 #include "reader_internal.h"
 
 #include <stdlib.h>
@@ -68,14 +69,8 @@ static long find_or_add(flame_ctx *fc, long parent, size_t region, const scope_f
         if (nd->parent == parent && node_key(nd->region, nd->frame) == key && !nd->frame == !frame)
             return fc->slots[s];
     }
-    if (fc->n == fc->cap) {
-        size_t cap = fc->cap ? 2 * fc->cap : 64;
-        scope_flame_node *nodes = realloc(fc->nodes, cap * sizeof *nodes);
-        if (!nodes)
-            return -1;
-        fc->nodes = nodes;
-        fc->cap = cap;
-    }
+    if (scope_grow_array((void **)&fc->nodes, &fc->cap, fc->n + 1, sizeof *fc->nodes) != 0)
+        return -1;
     fc->nodes[fc->n] = (scope_flame_node){
         .name = !frame ? fc->f->names[region] : frame->function[0] ? frame->function : frame->module,
         .region = region, .frame = frame, .parent = parent,

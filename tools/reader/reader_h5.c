@@ -1,6 +1,7 @@
 /* HDF5 helpers of the reader: attributes (variable- or fixed-length strings,
  * integers, floats), whole 1-D datasets in one H5Dread, child listing. */
 #include "reader_h5.h"
+#include "grow_array.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -101,14 +102,8 @@ static herr_t collect_attr(hid_t obj, const char *name, const H5A_info_t *info, 
 {
     attr_list *list = data;
     (void)info;
-    if (list->n == list->cap) {
-        size_t cap = list->cap ? 2 * list->cap : 16;
-        scope_meta *items = realloc(list->items, cap * sizeof *items);
-        if (!items)
-            return reader_fail(list->err, "out of memory");
-        list->items = items;
-        list->cap = cap;
-    }
+    if (scope_grow_array((void **)&list->items, &list->cap, list->n + 1, sizeof *list->items) != 0)
+        return reader_fail(list->err, "out of memory");
     if (h5_read_attr(obj, name, &list->items[list->n], list->err) < 0) {
         h5_clear_meta(&list->items[list->n]);
         return -1;

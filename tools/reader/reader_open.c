@@ -3,6 +3,7 @@
  * region table in first-appearance order; calls not needed for that are read
  * on first use (reader_series.c: one H5Dread per dataset), from the file
  * kept open. */
+#include "grow_array.h"
 #include "reader_h5.h"
 
 #include <errno.h>
@@ -81,14 +82,8 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
 
 static int add_loaded(loader *ld, char *name, size_t rank_index, series *s)
 {
-    if (ld->n == ld->cap) {
-        size_t cap = ld->cap ? 2 * ld->cap : 64;
-        loaded *items = realloc(ld->items, cap * sizeof *items);
-        if (!items)
-            return reader_fail(ld->err, "out of memory");
-        ld->items = items;
-        ld->cap = cap;
-    }
+    if (scope_grow_array((void **)&ld->items, &ld->cap, ld->n + 1, sizeof *ld->items) != 0)
+        return reader_fail(ld->err, "out of memory");
     ld->items[ld->n++] = (loaded){name, rank_index, s};
     return 0;
 }

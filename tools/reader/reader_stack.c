@@ -1,6 +1,7 @@
 /* Call-stack reconstruction: a k-way merge of one rank's regions by start
  * time (ties: longer first, then region order) with one nesting stack per
  * thread; plus call_stack(), roots, children and self time on top of it. */
+#include "grow_array.h"
 #include "reader_internal.h"
 
 #include <stdlib.h>
@@ -72,28 +73,17 @@ static thread_stack *stack_for(walker *w, int tid)
     for (size_t i = 0; i < w->n_threads; i++)
         if (w->threads[i].tid == tid)
             return &w->threads[i];
-    if (w->n_threads == w->cap_threads) {
-        size_t cap = w->cap_threads ? 2 * w->cap_threads : 4;
-        thread_stack *t = realloc(w->threads, cap * sizeof *t);
-        if (!t)
-            return NULL;
-        w->threads = t;
-        w->cap_threads = cap;
-    }
+    if (scope_grow_array((void **)&w->threads, &w->cap_threads, w->n_threads + 1,
+                         sizeof *w->threads) != 0)
+        return NULL;
     w->threads[w->n_threads] = (thread_stack){.tid = tid};
     return &w->threads[w->n_threads++];
 }
 
 static int push(thread_stack *ts, open_call c)
 {
-    if (ts->n == ts->cap) {
-        size_t cap = ts->cap ? 2 * ts->cap : 32;
-        open_call *items = realloc(ts->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        ts->items = items;
-        ts->cap = cap;
-    }
+    if (scope_grow_array((void **)&ts->items, &ts->cap, ts->n + 1, sizeof *ts->items) != 0)
+        return -1;
     ts->items[ts->n++] = c;
     return 0;
 }

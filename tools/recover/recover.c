@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "demangle.h"
 #include "event_groups.h"
+#include "grow_array.h"
 #include "process_alive.h"
 #include "process_meta.h"
 #include "record_files.h"
@@ -78,14 +79,8 @@ static int alive(const struct scope_meta_header *m)
 
 static int add_process(struct process **out, size_t *n, size_t *cap, const struct process *p)
 {
-    if (*n == *cap) {
-        size_t grown_cap = *cap ? *cap * 2 : 16;
-        struct process *grown = realloc(*out, grown_cap * sizeof(*grown));
-        if (!grown)
-            return -1;
-        *out = grown;
-        *cap = grown_cap;
-    }
+    if (scope_grow_array((void **)out, cap, *n + 1, sizeof **out) != 0)
+        return -1;
     (*out)[(*n)++] = *p;
     return 0;
 }
