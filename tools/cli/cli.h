@@ -29,9 +29,9 @@ typedef enum { ORIGIN_DEFAULT, ORIGIN_RUN_START, ORIGIN_FIRST_ENTRY, ORIGIN_SECO
 
 typedef struct cli_options {
     const char **include, **exclude;
-    size_t n_include, n_exclude;
+    size_t n_include, n_exclude, cap_include, cap_exclude;
     int *ranks;
-    size_t n_ranks;
+    size_t n_ranks, cap_ranks;
     bool absolute;
     bool recompute;     /* open with SCOPE_OPEN_RECOMPUTE */
     cli_origin origin;

@@ -1,6 +1,7 @@
 /* The one option parser of the scope CLI: every subcommand's options,
  * its --help text, and the translation of options into a scope_filter. */
 #include "cli.h"
+#include "grow_array.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -88,25 +89,21 @@ static bool parse_ranks(const char *list, cli_options *opt)
         if (ok && hi - lo > 1000000)
             ok = false;
         for (long r = lo; ok && r <= hi; r++) {
-            int *ranks = realloc(opt->ranks, (opt->n_ranks + 1) * sizeof *ranks);
-            ok = ranks != NULL;
-            if (ok) {
-                opt->ranks = ranks;
+            ok = scope_grow_array((void **)&opt->ranks, &opt->cap_ranks, opt->n_ranks + 1,
+                                  sizeof *opt->ranks) == 0;
+            if (ok)
                 opt->ranks[opt->n_ranks++] = (int)r;
-            }
         }
     }
     free(copy);
     return ok;
 }
 
-static bool push_string(const char ***list, size_t *n, const char *s)
+static bool push_string(const char ***list, size_t *n, size_t *cap, const char *s)
 {
-    const char **items = realloc(*list, (*n + 1) * sizeof *items);
-    if (!items)
+    if (scope_grow_array((void **)list, cap, *n + 1, sizeof **list) != 0)
         return false;
-    items[(*n)++] = s;
-    *list = items;
+    (*list)[(*n)++] = s;
     return true;
 }
 
@@ -182,9 +179,9 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
     long v;
     switch (key) {
     case K_INCLUDE:
-        return push_string(&opt->include, &opt->n_include, arg) ? 0 : 2;
+        return push_string(&opt->include, &opt->n_include, &opt->cap_include, arg) ? 0 : 2;
     case K_EXCLUDE:
-        return push_string(&opt->exclude, &opt->n_exclude, arg) ? 0 : 2;
+        return push_string(&opt->exclude, &opt->n_exclude, &opt->cap_exclude, arg) ? 0 : 2;
     case K_RANKS:
         return parse_ranks(arg, opt) ? 0 : usage(cmd, "--ranks: bad rank list '%s'", arg);
     case K_RANK:

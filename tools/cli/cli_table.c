@@ -3,6 +3,7 @@
  * for a streamed table, printed row by row as they complete. */
 #include "cli_table.h"
 #include "escape.h"
+#include "grow_array.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -32,7 +33,7 @@ struct table {
     bool streamed;   /* rows printed as they complete (report_rows) */
     size_t rows_out; /* rows printed so far */
     column *cols;
-    size_t n_cols;
+    size_t n_cols, cap_cols;
     cell *cells;
     size_t n_cells, cap_cells;
     char *arena;
@@ -41,32 +42,43 @@ struct table {
 
 struct report {
     table **tables;
-    size_t n;
+    size_t n, cap;
     FILE *out;
     table_format fmt;
     const char *sort;
     long top;
 };
 
-static void *xrealloc(void *p, size_t size)
+static void out_of_memory(void)
 {
-    void *q = realloc(p, size ? size : 1);
-    if (!q) {
-        fputs("scope: out of memory\n", stderr);
-        exit(2);
-    }
+    fputs("scope: out of memory\n", stderr);
+    exit(2);
+}
+
+static void *xmalloc(size_t size)
+{
+    void *q = malloc(size ? size : 1);
+    if (!q)
+        out_of_memory();
     return q;
+}
+
+/* scope_grow_array(), exiting when out of memory. */
+static void xgrow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (scope_grow_array(p, cap, need, size) != 0)
+        out_of_memory();
 }
 
 static void *xcalloc(size_t size)
 {
-    return memset(xrealloc(NULL, size), 0, size);
+    return memset(xmalloc(size), 0, size);
 }
 
 static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    return memcpy(xrealloc(NULL, n), s, n);
+    return memcpy(xmalloc(n), s, n);
 }
 
 report *report_new(FILE *out, table_format fmt, const char *sort, long top)
@@ -99,14 +111,14 @@ table *report_table(report *r, const char *name, bool record)
     t->report = r;
     t->name = xstrdup(name);
     t->record = record;
-    r->tables = xrealloc(r->tables, (r->n + 1) * sizeof *r->tables);
+    xgrow((void **)&r->tables, &r->cap, r->n + 1, sizeof *r->tables);
     r->tables[r->n++] = t;
     return t;
 }
 
 void table_column(table *t, const char *name, col_kind kind)
 {
-    t->cols = xrealloc(t->cols, (t->n_cols + 1) * sizeof *t->cols);
+    xgrow((void **)&t->cols, &t->cap_cols, t->n_cols + 1, sizeof *t->cols);
     t->cols[t->n_cols++] = (column){xstrdup(name), kind};
 }
 
@@ -128,10 +140,7 @@ static void cell_added(table *t)
 
 static cell *new_cell(table *t)
 {
-    if (t->n_cells == t->cap_cells) {
-        t->cap_cells = t->cap_cells ? 2 * t->cap_cells : 64;
-        t->cells = xrealloc(t->cells, t->cap_cells * sizeof *t->cells);
-    }
+    xgrow((void **)&t->cells, &t->cap_cells, t->n_cells + 1, sizeof *t->cells);
     cell *c = &t->cells[t->n_cells++];
     memset(c, 0, sizeof *c);
     return c;
@@ -140,10 +149,7 @@ static cell *new_cell(table *t)
 void table_text_indent(table *t, const char *s, int indent)
 {
     size_t n = strlen(s) + 1;
-    if (t->arena_len + n > t->arena_cap) {
-        t->arena_cap = 2 * (t->arena_len + n) + 4096;
-        t->arena = xrealloc(t->arena, t->arena_cap);
-    }
+    xgrow((void **)&t->arena, &t->arena_cap, t->arena_len + n, 1);
     cell *c = new_cell(t);
     c->indent = indent;
     c->v.text = t->arena_len;
@@ -312,7 +318,7 @@ static const char *table_cell_text(const table *t, size_t row, size_t col, char 
 static void print_aligned(const table *t, const size_t *rows, size_t nr, FILE *out)
 {
     char buf[1024];
-    size_t *width = xrealloc(NULL, t->n_cols * sizeof *width);
+    size_t *width = xmalloc(t->n_cols * sizeof *width);
     for (size_t c = 0; c < t->n_cols; c++) {
         width[c] = strlen(t->cols[c].name);
         for (size_t i = 0; i < nr; i++) {
@@ -584,7 +590,7 @@ int report_print(report *r, scope_error *err)
             continue;
         }
         size_t nr = n_rows(t);
-        size_t *rows = xrealloc(NULL, nr * sizeof *rows);
+        size_t *rows = xmalloc(nr * sizeof *rows);
         for (size_t j = 0; j < nr; j++)
             rows[j] = j;
         if (i == 0 && sort_col >= 0) {

@@ -5,6 +5,7 @@
  * status says whether everything asked for can be hooked. */
 #include "cli.h"
 #include "demangle.h"
+#include "grow_array.h"
 #include "inspect.h"
 
 #include <stdlib.h>
@@ -49,7 +50,7 @@ struct selected {
 
 struct check_run {
     struct selected *v;
-    size_t n;
+    size_t n, cap;
     struct inspect_tally tally;
 };
 
@@ -67,15 +68,13 @@ static void keep(const struct inspected *s, void *ctx)
 {
     struct check_run *run = ctx;
     inspect_tally_add(&run->tally, s);
-    struct selected *v = realloc(run->v, (run->n + 1) * sizeof *v);
-    if (!v) {
+    if (scope_grow_array((void **)&run->v, &run->cap, run->n + 1, sizeof *run->v) != 0) {
         fputs("scope: out of memory\n", stderr);
         exit(2);
     }
-    run->v = v;
-    v[run->n++] = (struct selected){s->pattern, xmalloc_copy(s->sym->module_path),
-                                    xmalloc_copy(s->sym->name), xmalloc_copy(s->why),
-                                    s->refusal, s->plt};
+    run->v[run->n++] = (struct selected){s->pattern, xmalloc_copy(s->sym->module_path),
+                                         xmalloc_copy(s->sym->name), xmalloc_copy(s->why),
+                                         s->refusal, s->plt};
 }
 
 /* The pattern as written: "!libfoo.so:re:^x". */

@@ -4,6 +4,7 @@
  * why not); --summary counts them per module instead. */
 #include "cli.h"
 #include "demangle.h"
+#include "grow_array.h"
 #include "inspect.h"
 
 #include <stdlib.h>
@@ -42,7 +43,7 @@ struct symbols_run {
     bool summary;
     table *rows;
     struct module_tally *modules;
-    size_t nmodules;
+    size_t nmodules, modules_cap;
     struct inspect_tally total;
 };
 
@@ -52,8 +53,8 @@ static void list_symbol(const struct inspected *s, void *ctx)
     inspect_tally_add(&run->total, s);
     if (run->summary) {
         if (run->nmodules == 0 || run->modules[run->nmodules - 1].module != s->sym->module_path) {
-            run->modules = realloc(run->modules, (run->nmodules + 1) * sizeof *run->modules);
-            if (!run->modules) {
+            if (scope_grow_array((void **)&run->modules, &run->modules_cap, run->nmodules + 1,
+                                 sizeof *run->modules) != 0) {
                 fputs("scope: out of memory\n", stderr);
                 exit(2);
             }

@@ -1,6 +1,7 @@
 /* program_libs.c: finds a program's file (PATH search), its dynamic loader
  * (PT_INTERP), and asks that loader for the libraries it would load (as
  * `ld.so --list` does), parsing its "name => path (address)" lines. */
+#include "grow_array.h"
 #include "program_libs.h"
 
 #include <elf.h>
@@ -57,13 +58,11 @@ static int interpreter(const char *file, char *out, size_t outlen)
     return rc;
 }
 
-static int push(char ***v, size_t *n, const char *s, size_t len)
+static int push(char ***v, size_t *n, size_t *cap, const char *s, size_t len)
 {
-    char **grown = realloc(*v, (*n + 1) * sizeof(**v));
-    if (!grown)
+    if (scope_grow_array((void **)v, cap, *n + 1, sizeof(**v)) != 0)
         return -1;
-    *v = grown;
-    if (!(grown[*n] = strndup(s, len)))
+    if (!((*v)[*n] = strndup(s, len)))
         return -1;
     (*n)++;
     return 0;
@@ -86,7 +85,8 @@ static int parse_line(const char *line, const char *interp, struct program_libs 
     const char *arrow = strstr(line, " => ");
     const char *path = arrow ? arrow + 4 : line;
     if (arrow && strncmp(path, "not found", 9) == 0)
-        return push(&libs->missing, &libs->n_missing, line, (size_t)(arrow - line));
+        return push(&libs->missing, &libs->n_missing, &libs->cap_missing, line,
+                    (size_t)(arrow - line));
     size_t len = strcspn(path, " \n");
     if (!arrow && path[0] != '/')
         return 0;   /* the vDSO; a library's path may be relative (LD_LIBRARY_PATH=.) */
@@ -94,7 +94,7 @@ static int parse_line(const char *line, const char *interp, struct program_libs 
     snprintf(file, sizeof file, "%.*s", (int)len, path);
     if (same_file(file, interp))
         return 0;
-    return push(&libs->paths, &libs->n, path, len);
+    return push(&libs->paths, &libs->n, &libs->cap, path, len);
 }
 
 /* Runs `LD_TRACE_LOADED_OBJECTS=1 interp file`, as ldd does (`--list`
@@ -176,5 +176,5 @@ void program_libs_free(struct program_libs *libs)
     free(libs->paths);
     free(libs->missing);
     libs->paths = libs->missing = NULL;
-    libs->n = libs->n_missing = 0;
+    libs->n = libs->n_missing = libs->cap = libs->cap_missing = 0;
 }

@@ -12,9 +12,9 @@
 struct program_libs {
     char file[PATH_MAX];   /* the program: as given when it has a '/', else found in PATH */
     char **paths;          /* the libraries' files in load order, without the loader and vDSO */
-    size_t n;
+    size_t n, cap;
     char **missing;        /* names the loader could not find */
-    size_t n_missing;
+    size_t n_missing, cap_missing;
 };
 
 /* Fills libs. A file without PT_INTERP (a shared library, a static

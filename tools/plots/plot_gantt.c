@@ -2,6 +2,7 @@
  * region, nested calls in rows below their callers (by depth, counting only
  * the regions shown), time framed on the first region entry like the
  * seed's plot_* functions, a time axis and a legend. */
+#include "grow_array.h"
 #include "plot.h"
 #include "selection.h"
 #include "svg.h"
@@ -26,7 +27,7 @@ typedef struct gantt {
     rank_calls *ranks;
     size_t n_ranks;
     lane *lanes;
-    size_t n_lanes;
+    size_t n_lanes, cap_lanes;
     int64_t t0, t1; /* frame: first entry .. last exit of what is shown */
 } gantt;
 
@@ -44,10 +45,9 @@ static lane *add_lane(gantt *g, int rank, int thread)
     lane *l = lane_of(g, rank, thread);
     if (l)
         return l;
-    lane *lanes = realloc(g->lanes, (g->n_lanes + 1) * sizeof *lanes);
-    if (!lanes)
+    if (scope_grow_array((void **)&g->lanes, &g->cap_lanes, g->n_lanes + 1, sizeof *g->lanes) != 0)
         return NULL;
-    g->lanes = lanes;
+    lane *lanes = g->lanes;
     size_t at = g->n_lanes;
     while (at > 0 && (lanes[at - 1].rank > rank ||
                       (lanes[at - 1].rank == rank && lanes[at - 1].thread > thread))) {

@@ -90,14 +90,8 @@ static int emit(region_sites *rs, size_t region, scope_callsite_stats **out, siz
     int64_t region_ns = 0;
     for (size_t k = 0; k < rs->n; k++)
         region_ns += rs->acc[k].total_ns;
-    if (*n + rs->n > *cap) {
-        size_t want = 2 * (*n + rs->n);
-        scope_callsite_stats *grown = realloc(*out, want * sizeof *grown);
-        if (!grown)
-            return reader_fail(err, "out of memory");
-        *out = grown;
-        *cap = want;
-    }
+    if (scope_grow_array((void **)out, cap, *n + rs->n, sizeof **out) != 0)
+        return reader_fail(err, "out of memory");
     scope_callsite_stats *first = *out + *n;
     for (size_t k = 0; k < rs->n; k++) {
         const site_acc *a = &rs->acc[k];

@@ -1,5 +1,6 @@
 /* HDF5 helpers of the reader: attributes (variable- or fixed-length strings,
  * integers, floats), whole 1-D datasets in one H5Dread, child listing. */
+#include "grow_array.h"
 #include "reader_h5.h"
 #include "grow_array.h"
 
@@ -241,14 +242,8 @@ static herr_t collect_name(hid_t group, const char *name, const H5L_info_t *info
     name_list *list = data;
     (void)group;
     (void)info;
-    if (list->n == list->cap) {
-        size_t cap = list->cap ? 2 * list->cap : 16;
-        char **items = realloc(list->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        list->items = items;
-        list->cap = cap;
-    }
+    if (scope_grow_array((void **)&list->items, &list->cap, list->n + 1, sizeof *list->items) != 0)
+        return -1;
     if (!(list->items[list->n] = strdup(name)))
         return -1;
     list->n++;

@@ -198,6 +198,7 @@ struct process_segments {
     size_t *bytes;
     char (*spill)[4096];
     size_t n;
+    size_t threads_cap, maps_cap, bytes_cap, spill_cap;
     uint64_t dropped;   /* calls the threads could not record */
 };
 
@@ -223,19 +224,10 @@ static int map_segments(const struct process *proc, struct process_segments *p)
         if (!h)
             return 0;
         size_t n = p->n + 1;
-        struct scope_thread_records *t = realloc(p->threads, n * sizeof(*t));
-        void **maps = t ? realloc(p->maps, n * sizeof(*maps)) : NULL;
-        size_t *sizes = maps ? realloc(p->bytes, n * sizeof(*sizes)) : NULL;
-        void *spill = sizes ? realloc(p->spill, n * sizeof(*p->spill)) : NULL;
-        if (t)
-            p->threads = t;
-        if (maps)
-            p->maps = maps;
-        if (sizes)
-            p->bytes = sizes;
-        if (spill)
-            p->spill = spill;
-        if (!spill) {
+        if (scope_grow_array((void **)&p->threads, &p->threads_cap, n, sizeof(*p->threads)) != 0 ||
+            scope_grow_array((void **)&p->maps, &p->maps_cap, n, sizeof(*p->maps)) != 0 ||
+            scope_grow_array((void **)&p->bytes, &p->bytes_cap, n, sizeof(*p->bytes)) != 0 ||
+            scope_grow_array((void **)&p->spill, &p->spill_cap, n, sizeof(*p->spill)) != 0) {
             munmap(h, bytes);
             return -1;
         }
