@@ -21,6 +21,22 @@ static const char *slowest_text(const scope_callsite_stats *s, char *buf, size_t
     return buf;
 }
 
+struct label_rows {
+    const scope_callsite_stats *st;
+    char **label;   /* per row: callsite text, called_from text */
+};
+
+/* Orders rows by region, then callsite text, then called_from text. */
+static int compare_rows(const void *a, const void *b, void *ctx)
+{
+    const struct label_rows *rows = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (rows->st[i].region != rows->st[j].region)
+        return rows->st[i].region < rows->st[j].region ? -1 : 1;
+    int c = strcmp(rows->label[2 * i], rows->label[2 * j]);
+    return c ? c : strcmp(rows->label[2 * i + 1], rows->label[2 * j + 1]);
+}
+
 /* The callsite and called_from texts of each row, malloc'd. Two sites of
  * one region that read alike (two calls on one line, or one line inlined
  * into two places) get the offset of their return address in the
@@ -36,25 +52,33 @@ static char **row_labels(const scope_file *f, const scope_callsite_stats *st, si
                                                                   sizeof text));
         label[2 * i + 1] = strdup(callsite_text(f, site, 1, depth, " < ", text, sizeof text));
     }
-    bool *shared = label ? calloc(n + 1, sizeof *shared) : NULL;
-    for (size_t i = 0; shared && i < n; i++)
-        for (size_t j = 0; j < n && !shared[i]; j++)
-            shared[i] = j != i && st[j].region == st[i].region && st[i].callsite >= 0 &&
-                        label[2 * i] && label[2 * j] && label[2 * i + 1] && label[2 * j + 1] &&
-                        strcmp(label[2 * i], label[2 * j]) == 0 &&
-                        strcmp(label[2 * i + 1], label[2 * j + 1]) == 0;
-    for (size_t i = 0; shared && i < n; i++) {
-        const scope_frame *fr = shared[i] ? scope_callsite_frame(f, (size_t)st[i].callsite, 0)
-                                          : NULL;
+    /* Rows sorted by region and texts: rows that read alike are neighbours. */
+    size_t *order = calloc(n + 1, sizeof *order);
+    bool *shared = calloc(n + 1, sizeof *shared);
+    bool ok = label && order && shared;
+    for (size_t i = 0; ok && i < 2 * n; i++)
+        ok = label[i] != NULL;
+    struct label_rows rows = {st, label};
+    for (size_t i = 0; ok && i < n; i++)
+        order[i] = i;
+    if (ok)
+        qsort_r(order, n, sizeof *order, compare_rows, &rows);
+    for (size_t k = 1; ok && k < n; k++)
+        if (compare_rows(&order[k - 1], &order[k], &rows) == 0)
+            shared[order[k - 1]] = shared[order[k]] = true;
+    free(order);
+    for (size_t i = 0; ok && i < n; i++) {
+        const scope_frame *fr = shared[i] && st[i].callsite >= 0
+                                    ? scope_callsite_frame(f, (size_t)st[i].callsite, 0)
+                                    : NULL;
         if (!fr)
             continue;
         snprintf(text, sizeof text, "%s [+0x%" PRIx64 "]", label[2 * i], fr->offset);
         free(label[2 * i]);
         label[2 * i] = strdup(text);
     }
-    bool ok = label && shared;
     for (size_t i = 0; ok && i < 2 * n; i++)
-        ok = label[i] != NULL;
+        ok = label[i] != NULL;   /* a strdup of a longer label may have failed */
     free(shared);
     if (ok)
         return label;
