@@ -151,7 +151,8 @@ void scope_install_signal_handlers(void)
         install_unless_taken(fatal_signals[i], on_fatal_signal);
     if (scope_libunwind_load() != 0)
         scope_debug("libunwind.so.8 not loaded: crashes get no backtrace");
-    scope_fault_stack_for_this_thread();
+    void *main_thread_stack = NULL;   /* the main thread's for the whole run */
+    scope_fault_stack_install(&main_thread_stack);
     scope_take_fault_signals();
 }
 

@@ -1,5 +1,6 @@
 /* fault_stack.c: one alternate signal stack per thread that runs hooked
- * code, for scope's fault handler (fault_stack.h). */
+ * code, for scope's fault handler (fault_stack.h); a thread's stack goes
+ * to a later thread once it has ended. */
 #include "fault_stack.h"
 
 #include <signal.h>
@@ -11,18 +12,34 @@
  * the write(2)s, above a guard page. */
 #define FAULT_STACK_BYTES ((size_t)128 << 10)
 
-void scope_fault_stack_for_this_thread(void)
+static void *make_stack(void)
 {
-    stack_t now;
-    if (sigaltstack(NULL, &now) != 0 || !(now.ss_flags & SS_DISABLE))
-        return;   /* the program has one: its choice */
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     char *low = mmap(NULL, FAULT_STACK_BYTES + page, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (low == MAP_FAILED)
-        return;
+        return NULL;
     mprotect(low, page, PROT_NONE);
-    stack_t ss = {.ss_sp = low + page, .ss_size = FAULT_STACK_BYTES, .ss_flags = 0};
-    if (sigaltstack(&ss, NULL) != 0)
-        munmap(low, FAULT_STACK_BYTES + page);
+    return low + page;
+}
+
+void scope_fault_stack_install(void **stack)
+{
+    stack_t now;
+    if (sigaltstack(NULL, &now) != 0 || !(now.ss_flags & SS_DISABLE))
+        return;   /* the program has one: its choice */
+    if (!*stack)
+        *stack = make_stack();
+    stack_t ss = {.ss_sp = *stack, .ss_size = FAULT_STACK_BYTES, .ss_flags = 0};
+    if (*stack)
+        sigaltstack(&ss, NULL);
+}
+
+void scope_fault_stack_release(void *stack)
+{
+    stack_t now;
+    if (!stack || sigaltstack(NULL, &now) != 0 || now.ss_sp != stack)
+        return;   /* not ours in use (the program set its own since) */
+    stack_t off = {.ss_flags = SS_DISABLE};
+    sigaltstack(&off, NULL);
 }

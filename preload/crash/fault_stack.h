@@ -4,10 +4,15 @@
 #define SCOPE_FAULT_STACK_H
 
 /* Gives the calling thread an alternate signal stack for scope's fault
- * handler unless it has one: a stack overflow then still gets its
- * backtrace. At start for the main thread, and for every thread that makes
- * a hooked call. The stack stays when the thread ends (128 KiB of address
+ * handler unless it has one: at start for the main thread, and for every
+ * thread that makes a hooked call. *stack is a stack made here for a
+ * thread that has ended (NULL: none yet, one is made when needed); it
+ * stays the caller's to hand to the next thread (128 KiB of address
  * space, touched only by a fault). */
-void scope_fault_stack_for_this_thread(void);
+void scope_fault_stack_install(void **stack);
+
+/* The calling thread, about to end, stops using `stack` (from
+ * scope_fault_stack_install), which may then serve another thread. */
+void scope_fault_stack_release(void *stack);
 
 #endif

@@ -17,7 +17,14 @@
  * hook id is SCOPE_STACKDEF_HOOK, then the n return addresses (innermost
  * first; user-space addresses fit in 56 bits), two per record:
  *   header:  word0 = s | 0xfe << 56       word1 = n | 0xff << 56
- *   payload: word0 = addr[2k]              word1 = addr[2k + 1] (0 past n) */
+ *   payload: word0 = addr[2k]              word1 = addr[2k + 1] (0 past n)
+ *
+ * A buffer outlives its thread: when a thread ends, the next new thread
+ * records on into it. Its records then begin with a thread-start record
+ * (hook id SCOPE_THREADSTART_HOOK) naming it:
+ *   word0 = thread number | 0xfd << 56    word1 = kernel tid | 0xff << 56
+ * Stack numbers belong to the buffer, not the thread: a stack defined
+ * before a thread-start record keeps its number after it. */
 #ifndef SCOPE_RECORD_H
 #define SCOPE_RECORD_H
 
@@ -26,9 +33,10 @@
 
 #define SCOPE_TIME_BITS 56
 #define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
-#define SCOPE_MAX_HOOKS 65534               /* ids 0 .. 65533 */
+#define SCOPE_MAX_HOOKS 65533               /* ids 0 .. 65532 */
 #define SCOPE_CALLSITE_HOOK 0xffffu          /* marks a call-site record */
 #define SCOPE_STACKDEF_HOOK 0xfffeu          /* marks a stack definition */
+#define SCOPE_THREADSTART_HOOK 0xfffdu       /* marks the start of a thread */
 #define SCOPE_CALLSITE_MAX_DEPTH 16          /* frames of the deepest stack */
 #define SCOPE_THREAD_STACKS 4096             /* a thread numbers stacks below this */
 
@@ -65,6 +73,17 @@ static inline void scope_stackdef_encode(struct scope_record *r, uint32_t s, uin
 static inline int scope_record_is_stackdef(const struct scope_record *r)
 {
     return (r->start_word >> SCOPE_TIME_BITS) == 0xfe && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+static inline void scope_threadstart_encode(struct scope_record *r, uint32_t thread,
+                                            uint32_t tid)
+{
+    scope_record_encode(r, thread, tid, SCOPE_THREADSTART_HOOK);
+}
+
+static inline int scope_record_is_threadstart(const struct scope_record *r)
+{
+    return (r->start_word >> SCOPE_TIME_BITS) == 0xfd && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
 }
 
 static inline size_t scope_stackdef_records(size_t n)

@@ -46,10 +46,10 @@ void scope_record_shm_name(char *out, size_t len, const char *suffix)
     snprintf(out, len, "/%s-%s", scope_record_stem(), suffix);
 }
 
-void scope_record_thread_shm_name(char *out, size_t len, int thread)
+void scope_record_buffer_shm_name(char *out, size_t len, int buffer)
 {
     char number[16];
-    snprintf(number, sizeof(number), "%d", thread);
+    snprintf(number, sizeof(number), "%d", buffer);
     scope_record_shm_name(out, len, number);
 }
 
@@ -71,10 +71,10 @@ void *scope_record_shm_create(const char *name, size_t bytes)
     return map;
 }
 
-void scope_record_spill_path(char *out, size_t len, int thread)
+void scope_record_spill_path(char *out, size_t len, int buffer)
 {
     snprintf(out, len, "%s/scope-%d/%s-%d.spill", scope_temp_dir(), (int)getuid(),
-             scope_record_stem(), thread);
+             scope_record_stem(), buffer);
 }
 
 /* Opens the directory of the spill files, made 0700 if missing, and checks

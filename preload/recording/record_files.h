@@ -2,8 +2,8 @@
  * profiled process records into, which outlive it for `scope recover`:
  *   /dev/shm/scope-UID-PID-TAG-meta   its meta segment (process_meta.h)
  *   /dev/shm/scope-UID-PID-TAG-maps   its copy of /proc/PID/maps
- *   /dev/shm/scope-UID-PID-TAG-N      the buffer segment of its thread N
- *   $TMPDIR/scope-UID/scope-UID-PID-TAG-N.spill   that thread's spill file
+ *   /dev/shm/scope-UID-PID-TAG-N      its recording buffer N (segment.h)
+ *   $TMPDIR/scope-UID/scope-UID-PID-TAG-N.spill   that buffer's spill file
  * TAG is random, drawn once per process: a leftover of an earlier process
  * with the same pid is never reused, and a name cannot be planted in
  * advance. Everything is created exclusively (O_EXCL, never through a
@@ -21,17 +21,17 @@
 const char *scope_record_stem(void);
 
 /* The shm_open() name "/STEM-SUFFIX" of this process's segment (SUFFIX:
- * "meta", "maps" or a thread number). */
+ * "meta", "maps" or a buffer number). */
 void scope_record_shm_name(char *out, size_t len, const char *suffix);
-void scope_record_thread_shm_name(char *out, size_t len, int thread);
+void scope_record_buffer_shm_name(char *out, size_t len, int buffer);
 
 /* Creates the segment `name` (from scope_record_shm_name) of `bytes`,
  * exclusively, and maps it shared; NULL with errno when it cannot (EEXIST:
  * the name is taken), nothing left behind. */
 void *scope_record_shm_create(const char *name, size_t bytes);
 
-/* Where thread `thread`'s spill file goes ($TMPDIR or /tmp). */
-void scope_record_spill_path(char *out, size_t len, int thread);
+/* Where buffer `buffer`'s spill file goes ($TMPDIR or /tmp). */
+void scope_record_spill_path(char *out, size_t len, int buffer);
 
 /* Creates the spill file at `path` (from scope_record_spill_path),
  * read-write, its directory made if missing; -1 with the reason in err when

@@ -1,6 +1,7 @@
-/* thread_buffer.c: sets up a thread's buffer and shadow stack on its first
- * hooked call (and tells the hot path where its stacks are), spills full
- * buffers to disk, and tells where they all are. */
+/* thread_buffer.c: gives a thread a buffer and shadow stack on its first
+ * hooked call (and tells the hot path where its stacks are), takes them
+ * back when it ends for the next thread, makes buffers ready a stretch at
+ * a time, spills full ones to disk, and tells where they all are. */
 #include "thread_buffer.h"
 #include "fault_stack.h"
 #include "process_meta.h"
@@ -20,29 +21,43 @@
 #include <unistd.h>
 
 #define SHADOW_FRAMES (1u << 20)   /* reserved lazily: 32 MiB of address space */
+/* Records made ready at a time: the first stretch of a buffer is small (a
+ * short thread touches little), the later ones up to 1 MiB. */
+#define READY_FIRST ((size_t)4096)
+#define READY_MOST ((size_t)65536)
 
+/* A buffer and what else a thread records with. It serves one thread at a
+ * time; when that thread ends, it waits in the free list for the next. */
 struct scope_thread_buffer {
-    struct scope_thread_buffer *next;
+    struct scope_thread_buffer *next;        /* every buffer ever made */
+    struct scope_thread_buffer *next_free;
     struct scope_segment_header *header;
     struct scope_record *records;
-    size_t map_bytes;
     int spill_fd;
     void *spill_map;           /* the window of the spill file in use, or NULL */
     size_t spill_windows;      /* windows of the spill file used so far */
+    struct scope_shadow_frame *shadow;
+    /* Where the thread that ended left off, for the next one: */
+    struct scope_record *cur, *end;
+    struct scope_stack_table *stacks;
+    void *fault_stack;
     char shm_name[96];
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct scope_thread_buffer *registry;
-static int thread_count;
+static struct scope_thread_buffer *registry, *free_buffers;
+static int thread_count, buffer_count;
 static size_t records_per_buffer = (8u << 20) / sizeof(struct scope_record);
 static uint64_t clock_base;
+static pthread_key_t thread_end_key;
+static int thread_end_watched;
 
-void scope_buffers_configure(size_t buffer_bytes, uint64_t base)
+void scope_buffers_configure(size_t buffer_bytes, uint64_t base, void (*at_thread_end)(void *))
 {
     size_t n = buffer_bytes / sizeof(struct scope_record);
     records_per_buffer = n < 64 ? 64 : n;
     clock_base = base;
+    thread_end_watched = pthread_key_create(&thread_end_key, at_thread_end) == 0;
 }
 
 uint64_t scope_buffers_dropped(void)
@@ -55,8 +70,9 @@ uint64_t scope_buffers_dropped(void)
     return dropped;
 }
 
-/* A first write to a shared page costs microseconds: pay it for the whole
- * buffer now rather than once every 256 calls in the hot path. */
+/* A first write to a shared page costs microseconds: pay it for a whole
+ * stretch of the buffer at once rather than once every 256 calls in the
+ * hot path. */
 static void prefault(void *map, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -68,31 +84,69 @@ static void prefault(void *map, size_t bytes)
         ((volatile char *)map)[off] = 0;
 }
 
-static struct scope_thread_buffer *buffer_create(int number)
+/* Makes the next stretch of b's segment ready; 0 when it was all ready. */
+static size_t make_ready(struct scope_thread_buffer *b)
+{
+    size_t ready = b->header->ready, capacity = b->header->capacity;
+    size_t step = ready < READY_FIRST ? READY_FIRST : ready > READY_MOST ? READY_MOST : ready;
+    step = step < capacity - ready ? step : capacity - ready;
+    prefault(b->records + ready, step * sizeof(struct scope_record));
+    b->header->ready = ready + step;
+    return step;
+}
+
+static struct scope_thread_buffer *buffer_create(int number, int thread)
 {
     struct scope_thread_buffer *b = calloc(1, sizeof(*b));
     if (!b)
         return NULL;
     b->spill_fd = -1;
-    scope_record_thread_shm_name(b->shm_name, sizeof(b->shm_name), number);
-    b->map_bytes = SCOPE_SEGMENT_HEADER_BYTES + records_per_buffer * sizeof(struct scope_record);
-    void *map = scope_record_shm_create(b->shm_name, b->map_bytes);
-    if (!map)
+    size_t shadow_bytes = SHADOW_FRAMES * sizeof(struct scope_shadow_frame);
+    b->shadow = mmap(NULL, shadow_bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (b->shadow == MAP_FAILED)
         goto fail;
+    scope_record_buffer_shm_name(b->shm_name, sizeof(b->shm_name), number);
+    size_t map_bytes = SCOPE_SEGMENT_HEADER_BYTES + records_per_buffer * sizeof(struct scope_record);
+    void *map = scope_record_shm_create(b->shm_name, map_bytes);
+    if (!map)
+        goto fail_shadow;
     b->header = map;
     b->records = (struct scope_record *)((char *)map + SCOPE_SEGMENT_HEADER_BYTES);
-    prefault(map, b->map_bytes);
+    prefault(map, SCOPE_SEGMENT_HEADER_BYTES);
     memcpy(b->header->magic, SCOPE_SEGMENT_MAGIC, 8);
     b->header->pid = (int32_t)getpid();
-    b->header->thread_number = number;
+    b->header->thread_number = thread;
     b->header->tid = (int32_t)syscall(SYS_gettid);
     b->header->capacity = records_per_buffer;
     b->header->clock_base = clock_base;
     scope_record_spill_path(b->header->spill_path, sizeof(b->header->spill_path), number);
+    make_ready(b);
+    b->cur = b->records;
+    b->end = b->records + b->header->ready;
     return b;
+fail_shadow:
+    munmap(b->shadow, shadow_bytes);
 fail:
     free(b);
     return NULL;
+}
+
+/* A buffer for the calling thread, number `thread`: one a finished thread
+ * left, or a new one. */
+static struct scope_thread_buffer *buffer_take(int thread)
+{
+    pthread_mutex_lock(&registry_lock);
+    struct scope_thread_buffer *b = free_buffers;
+    if (b) {
+        free_buffers = b->next_free;
+    } else if ((b = buffer_create(buffer_count, thread))) {
+        buffer_count++;
+        b->next = registry;
+        registry = b;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return b;
 }
 
 static int stack_bounds(uintptr_t *low, uintptr_t *high)
@@ -122,42 +176,71 @@ void scope_read_signal_stack(void *out)
     }
 }
 
+/* A buffer that served another thread: this one's records begin with a
+ * thread-start record. */
+static void mark_thread_start(struct scope_thread *t, int thread)
+{
+    if (t->cur >= t->end)
+        scope_thread_flush(t);
+    if (t->cur < t->end)
+        scope_threadstart_encode(t->cur++, (uint32_t)thread, (uint32_t)syscall(SYS_gettid));
+}
+
 void scope_thread_activate(void *arg)
 {
     struct scope_thread *t = arg;
     t->busy++;
     t->status = SCOPE_THREAD_OFF;
-    size_t shadow_bytes = SHADOW_FRAMES * sizeof(struct scope_shadow_frame);
-    void *shadow = mmap(NULL, shadow_bytes, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (shadow == MAP_FAILED)
-        goto out;
-    if (stack_bounds(&t->stack_low, &t->stack_high) != 0) {
-        t->stack_low = 0;
-        t->stack_high = UINTPTR_MAX;
-    }
     pthread_mutex_lock(&registry_lock);
-    struct scope_thread_buffer *b = buffer_create(thread_count);
-    if (b) {
-        thread_count++;
-        b->next = registry;
-        registry = b;
-    }
+    int thread = thread_count++;
     pthread_mutex_unlock(&registry_lock);
+    struct scope_thread_buffer *b = buffer_take(thread);
     if (!b) {
-        munmap(shadow, shadow_bytes);
         fprintf(stderr, "scope: cannot create a shared-memory buffer (%s): thread %ld not profiled\n",
                 strerror(errno), (long)syscall(SYS_gettid));
         goto out;
     }
+    if (stack_bounds(&t->stack_low, &t->stack_high) != 0) {
+        t->stack_low = 0;
+        t->stack_high = UINTPTR_MAX;
+    }
     t->buffer = b;
-    t->cur = b->records;
-    t->end = b->records + b->header->capacity;
-    t->sp = t->sp_base = shadow;
+    t->cur = b->cur;
+    t->end = b->end;
+    t->stacks = b->stacks;
+    t->sp = t->sp_base = b->shadow;
     t->sp_limit = t->sp_base + SHADOW_FRAMES;
     t->status = SCOPE_THREAD_ACTIVE;
-    scope_fault_stack_for_this_thread();
+    if (b->header->thread_number != thread)
+        mark_thread_start(t, thread);
+    scope_fault_stack_install(&b->fault_stack);
+    if (thread_end_watched)
+        pthread_setspecific(thread_end_key, b);
 out:
+    t->busy--;
+}
+
+void scope_thread_release(void *arg)
+{
+    struct scope_thread *t = arg;
+    struct scope_thread_buffer *b = t->buffer;
+    if (!b || (t->status != SCOPE_THREAD_ACTIVE && t->status != SCOPE_THREAD_FULL))
+        return;
+    t->busy++;
+    /* cur may lie past the end when a signal handler raced for the last slot */
+    b->cur = t->cur < t->end ? t->cur : t->end;
+    b->end = t->end;
+    b->stacks = t->stacks;
+    scope_fault_stack_release(b->fault_stack);
+    t->status = SCOPE_THREAD_NEW;
+    t->buffer = NULL;
+    t->cur = t->end = NULL;
+    t->sp = t->sp_base = t->sp_limit = NULL;
+    t->stacks = NULL;
+    pthread_mutex_lock(&registry_lock);
+    b->next_free = free_buffers;
+    free_buffers = b;
+    pthread_mutex_unlock(&registry_lock);
     t->busy--;
 }
 
@@ -181,8 +264,8 @@ static int grow_spill_file(int fd, off_t offset, size_t window)
     return ftruncate(fd, offset + (off_t)window);
 }
 
-/* The buffer window is full. The first time, that is the shared-memory
- * buffer, which stays as it is (full, read at the end or by `scope
+/* The buffer window is full. While the shared-memory segment has room,
+ * its next stretch is made ready. Once it is full, it stays as it is (full, read at the end or by `scope
  * recover`); from then on the window is a shared mapping of the spill file,
  * and moving on maps its next stretch over the previous one: no copy and
  * no clearing on this thread (the file's new stretch reads as zeros, the
@@ -199,6 +282,12 @@ void scope_thread_flush(void *arg)
     if (t->status != SCOPE_THREAD_ACTIVE)
         return;   /* stopped by an earlier failure: said once already */
     t->busy++;
+    if (b->header->ready < b->header->capacity) {   /* the segment is not all used yet */
+        make_ready(b);
+        t->end = b->records + b->header->ready;
+        t->busy--;
+        return;
+    }
     char why[1200] = "";
     if (b->spill_fd < 0)
         b->spill_fd = scope_record_spill_create(b->header->spill_path, why, sizeof(why));
@@ -254,7 +343,7 @@ int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
         t[n++] = (struct scope_thread_records){
             .spill_path = b->header->spill_path, .spilled = b->header->spilled,
             .records = b->records,
-            .capacity = b->header->capacity, .clock_base = clock_base,
+            .capacity = b->header->ready, .clock_base = clock_base,
             .thread = b->header->thread_number};
     }
     pthread_mutex_unlock(&registry_lock);
@@ -287,7 +376,7 @@ void scope_buffers_after_fork_child(void)
     scope_recording = 0;
     scope_tls.status = SCOPE_THREAD_OFF;
     scope_tls.cur = scope_tls.end = NULL;
-    registry = NULL;
-    thread_count = 0;
+    registry = free_buffers = NULL;
+    thread_count = buffer_count = 0;
     pthread_mutex_init(&registry_lock, NULL);
 }

@@ -1,6 +1,7 @@
-/* thread_buffer.h: per-thread recording buffers in POSIX shared memory,
- * their spill files, and the registry of all of them, read back at the end
- * of the run. */
+/* thread_buffer.h: recording buffers in POSIX shared memory, one per
+ * thread alive at once (a thread that ends leaves its buffer, shadow stack
+ * and signal stack to the next new thread), their spill files, and the
+ * registry of all of them, read back at the end of the run. */
 #ifndef SCOPE_THREAD_BUFFER_H
 #define SCOPE_THREAD_BUFFER_H
 
@@ -10,11 +11,17 @@
 #include "segment_decode.h"
 
 
-/* Set once before recording starts. */
-void scope_buffers_configure(size_t buffer_bytes, uint64_t clock_base);
+/* Set once before recording starts. `at_thread_end` runs on a thread that
+ * recorded when it ends (its thread-local state still there). */
+void scope_buffers_configure(size_t buffer_bytes, uint64_t clock_base,
+                             void (*at_thread_end)(void *));
 
-/* Where every thread of this process left its records (spill files are
- * flushed first), for a scope_record_reader. The caller frees *threads;
+/* The calling thread (struct scope_thread *) is ending and records no
+ * more: what it recorded with serves the next new thread. */
+void scope_thread_release(void *thread);
+
+/* Where every buffer of this process holds its threads' records, for a
+ * scope_record_reader. The caller frees *threads;
  * what it points to stays valid until scope_buffers_remove(). -1 when out
  * of memory. */
 int scope_buffers_threads(struct scope_thread_records **threads, size_t *count);

@@ -12,6 +12,7 @@
 #include "runtime.h"
 #include "stale_runs.h"
 #include "thread_buffer.h"
+#include "thread_end.h"
 #include "thread_state.h"
 #include "write_local.h"
 
@@ -167,7 +168,8 @@ __attribute__((constructor)) static void scope_start(void)
         scope_xsave_size = xsave_area_size();
         scope_exit_stub_address = (uintptr_t)scope_exit_stub;
         scope_run_facts_collect(&scope_facts);
-        scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0);
+        scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0,
+                                scope_thread_end);
         if (scope_install_hooks() > 0)
             scope_enable_recording();
     }

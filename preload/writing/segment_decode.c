@@ -7,9 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Forgets the decoding state of the thread read before. */
+/* Forgets the decoding state of the buffer read before. */
 static void start_thread(struct scope_record_reader *r)
 {
+    r->thread_number = r->thread < r->nthreads ? r->threads[r->thread].thread : -1;
     r->holding = 0;
     r->def_have = r->def_n = 0;
     for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
@@ -90,12 +91,16 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
             start_stack_definition(r, x);
             continue;
         }
+        if (scope_record_is_threadstart(x)) {
+            r->thread_number = (int32_t)(x->start_word & SCOPE_TIME_MASK);
+            continue;
+        }
         struct scope_event *e = &r->held;
         uint64_t s, end;
         scope_record_decode(x, t->clock_base, &s, &end, &e->hook);
         e->start = scope_clock_map_apply(r->map, s);
         e->end = scope_clock_map_apply(r->map, end);
-        e->thread = t->thread;
+        e->thread = r->thread_number;
         e->callsite = -1;
         r->holding = 1;
     }

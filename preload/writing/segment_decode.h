@@ -19,8 +19,10 @@ struct scope_event {
     int32_t callsite;          /* -1 none, else its index in the reader's sites */
 };
 
-/* Where one thread's records are: first its buffer, then (newer ones) the
- * `spilled` record slots at the start of its spill file. */
+/* Where one buffer's records are: first in its segment, then (newer ones)
+ * in the `spilled` record slots at the start of its spill file. `thread`
+ * is the thread that recorded into it first; thread-start records name
+ * the later ones (record.h). */
 struct scope_thread_records {
     const char *spill_path;
     uint64_t spilled;
@@ -30,21 +32,23 @@ struct scope_thread_records {
     int32_t thread;
 };
 
-/* Reads the records of threads[0..n) in that order, each thread's in the
- * order they were written (the order its calls ended), converted to ns by
- * `map`; with `sites` set, call sites too. */
+/* Reads the records of buffers threads[0..n) in that order, each one's in
+ * the order they were written (a thread's calls in the order they ended,
+ * one thread after another), converted to ns by `map`; with `sites` set,
+ * call sites too. */
 struct scope_record_reader {
     const struct scope_thread_records *threads;
     size_t nthreads;
     const struct scope_clock_map *map;
     struct scope_site_table *sites;   /* call sites go here; NULL: ignored */
-    size_t thread;             /* the one being read */
-    /* Decoding the thread's record stream (record.h), across batches: */
+    size_t thread;             /* the buffer being read */
+    /* Decoding the buffer's record stream (record.h), across batches: */
+    int32_t thread_number;     /* of the thread whose records these are */
     struct scope_event held;   /* its last call, until its call site may follow */
     int holding;
     uint32_t def_number, def_n, def_have;     /* a stack definition being read */
     uint64_t def_addrs[SCOPE_CALLSITE_MAX_DEPTH + 1];
-    int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the thread's numbers: site, or -1 */
+    int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the buffer's numbers: site, or -1 */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */
     enum { THREAD_BUFFER, THREAD_SPILL, THREAD_DONE } part;   /* of it being read */
     uint64_t spill_read;       /* records read of it */

@@ -169,16 +169,16 @@ static struct scope_clock_calibration calibration(const struct scope_meta_header
 
 enum { SEGMENT_META = -1, SEGMENT_MAPS = -2 };
 
-/* Where a process's thread buffer segment (thread >= 0), meta segment or
- * copy of its maps is in dir. */
-static void segment_path(char *out, size_t len, const char *dir, const char *stem, int thread)
+/* Where a process's buffer segment (buffer >= 0), meta segment or copy of
+ * its maps is in dir. */
+static void segment_path(char *out, size_t len, const char *dir, const char *stem, int buffer)
 {
-    if (thread == SEGMENT_MAPS)
+    if (buffer == SEGMENT_MAPS)
         snprintf(out, len, "%s/%s-maps", dir, stem);
-    else if (thread < 0)
+    else if (buffer < 0)
         snprintf(out, len, "%s/%s-meta", dir, stem);
     else
-        snprintf(out, len, "%s/%s-%d", dir, stem, thread);
+        snprintf(out, len, "%s/%s-%d", dir, stem, buffer);
 }
 
 /* A thread's spill file: beside its segment when gathered there from its
@@ -191,7 +191,7 @@ static void spill_location(char *out, size_t len, const char *dir, const char *r
         snprintf(out, len, "%s", recorded);
 }
 
-/* The segments a process's threads left, mapped, and where their records are. */
+/* The buffer segments a process left, mapped, and where their records are. */
 struct process_segments {
     struct scope_thread_records *threads;
     void **maps;
@@ -216,9 +216,9 @@ static void unmap_segments(struct process_segments *p)
 static int map_segments(const struct process *proc, struct process_segments *p)
 {
     *p = (struct process_segments){0};
-    for (int thread = 0;; thread++) {
+    for (int buffer = 0;; buffer++) {
         char path[4096];
-        segment_path(path, sizeof(path), proc->dir, proc->stem, thread);
+        segment_path(path, sizeof(path), proc->dir, proc->stem, buffer);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
@@ -236,8 +236,8 @@ static int map_segments(const struct process *proc, struct process_segments *p)
         int ok = bytes >= SCOPE_SEGMENT_HEADER_BYTES && h->pid == proc->meta->pid &&
                  memcmp(h->magic, SCOPE_SEGMENT_MAGIC, 8) == 0;
         size_t capacity = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
-        if (ok && capacity > h->capacity)
-            capacity = h->capacity;
+        if (ok && capacity > h->ready)
+            capacity = h->ready;   /* the rest was never used */
         char recorded[sizeof(h->spill_path)];
         memcpy(recorded, h->spill_path, sizeof(recorded));
         recorded[sizeof(recorded) - 1] = '\0';
@@ -246,7 +246,8 @@ static int map_segments(const struct process *proc, struct process_segments *p)
         p->threads[p->n] = (struct scope_thread_records){
             .spill_path = ok ? p->spill[p->n] : NULL, .spilled = ok ? h->spilled : 0,
             .records = (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
-            .capacity = capacity, .clock_base = ok ? h->clock_base : 0, .thread = thread};
+            .capacity = capacity, .clock_base = ok ? h->clock_base : 0,
+            .thread = ok ? h->thread_number : -1};
         p->n = n;
     }
 }
@@ -305,8 +306,8 @@ static int group_process(const struct process *proc, struct scope_event_groups *
 static void remove_segments(const struct process *proc)
 {
     char path[4096];
-    for (int thread = 0;; thread++) {
-        segment_path(path, sizeof(path), proc->dir, proc->stem, thread);
+    for (int buffer = 0;; buffer++) {
+        segment_path(path, sizeof(path), proc->dir, proc->stem, buffer);
         size_t bytes;
         struct scope_segment_header *h = map_file(path, &bytes);
         if (!h)
