@@ -506,6 +506,11 @@ static int load_nested(struct scope_config *cfg, struct include_stack *stack, in
         free(real);
         return fail(err, errlen, loc, "include recursion: '%s' is already being read", path);
     }
+    struct stat st;
+    if (stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
+        free(real);
+        return fail(err, errlen, loc, "'%s' is a directory, not a config file", path);
+    }
     char *text = read_file(path);
     if (!text) {
         int saved = errno;

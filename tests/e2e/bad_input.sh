@@ -36,6 +36,11 @@ expect_line "^scope: .*bad.conf:4: .*fiel"
 run_profiled -c missing.conf
 expect_line "^scope: .*missing.conf.*[Nn]o such file"
 
+# 2b. a directory given as the config
+mkdir confdir
+run_profiled -c confdir
+expect_line "^scope: .*confdir' is a directory, not a config file"
+
 # 3. a function that matches nothing is named; the others are still profiled
 printf '[functions]\nwork\nno_such_function\n' >good.conf
 run_profiled -c good.conf
