@@ -20,7 +20,26 @@ void h5_quiet_end(struct h5_quiet q)
     H5Eset_auto2(H5E_DEFAULT, q.func, q.data);
 }
 
-/* H5Ewalk2 callback: keeps the first (innermost, walking upward) entry. */
+/* An I/O error's description names the system's reason among a dozen
+ * fields ("file write failed: time = ..., errno = 28, error message = 'No
+ * space left on device', ..."): keeps "file write failed: No space left on
+ * device". */
+static void shorten_io_error(char *cause, size_t len)
+{
+    const char *tag = "error message = '";
+    char *reason = strstr(cause, tag), *colon = strchr(cause, ':');
+    if (!reason || !colon || colon > reason)
+        return;
+    reason += strlen(tag);
+    char *quote = strchr(reason, '\'');
+    int n = quote ? (int)(quote - reason) : (int)strlen(reason);
+    char what[256];
+    snprintf(what, sizeof(what), "%.*s: %.*s", (int)(colon - cause), cause, n, reason);
+    snprintf(cause, len, "%s", what);
+}
+
+/* H5Ewalk2 callback: keeps the first (innermost, walking upward) entry, on
+ * one line. */
 static herr_t keep_innermost(unsigned n, const H5E_error2_t *err, void *data)
 {
     char *cause = data;
@@ -31,6 +50,10 @@ static herr_t keep_innermost(unsigned n, const H5E_error2_t *err, void *data)
         snprintf(cause, 256, "%s", err->desc);
     else if (H5Eget_msg(err->min_num, NULL, cause, 256) < 0)
         cause[0] = '\0';
+    shorten_io_error(cause, 256);
+    for (char *c = cause; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
     return 0;
 }
 

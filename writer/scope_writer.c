@@ -288,9 +288,17 @@ static const char *w_error(const scope_writer *w)
     return w ? w->err : last_error;
 }
 
+/* HDF5 is not closed down at exit in a process that writes with this
+ * library: after a write that failed (a full disk), HDF5 keeps the file
+ * half-closed, and its exit-time cleanup would crash on it, taking the
+ * profiled program's exit status with it. Every file a writer completes is
+ * closed by finish, so the cleanup has nothing to do. Takes effect only
+ * before HDF5's first call in the process (always so for libscope's
+ * namespace and for `scope recover`). */
 __attribute__((visibility("default")))
 const struct scope_writer_api *scope_writer_api(void)
 {
+    H5dont_atexit();
     static const struct scope_writer_api api = {
         .create = w_create,
         .begin_rank = w_begin_rank,

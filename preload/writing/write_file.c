@@ -56,12 +56,12 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     }
     size_t events = le->count;
     if (write_all(api, w, own, le, sites, more, ctx, &events) != 0) {
-        scope_log("writing %s failed: %s", path, api->error(w));
+        scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(w));
         api->abort(w);
         return -1;
     }
     if (api->finish(w) != 0) {
-        scope_log("writing %s failed: %s", path, api->error(NULL));
+        scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(NULL));
         return -1;
     }
     scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s", nranks,
