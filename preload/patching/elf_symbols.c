@@ -160,8 +160,8 @@ static size_t find_fragments(struct found *const *by_name, size_t n, const char 
 }
 
 /* A "<name>.cold" piece (also ".cold.N"): the unlikely part GCC splits out
- * of a function, jumped into and never called. It is reported with its
- * function (find_fragments), never as a function of its own. */
+ * of a function, jumped into and never called. It goes with its function
+ * (find_fragments), and is reported as a fragment, never as a function. */
 static bool is_cold_fragment(const char *name)
 {
     for (const char *p = strstr(name, ".cold"); p; p = strstr(p + 1, ".cold"))
@@ -170,8 +170,7 @@ static bool is_cold_fragment(const char *name)
     return false;
 }
 
-/* Sorts by (address, name) and reports each distinct pair once, except
- * the cold fragments. */
+/* Sorts by (address, name) and reports each distinct pair once. */
 static int report(struct found_list *list, struct scope_symbol *sym, scope_symbol_fn fn,
                   void *ctx, const char *path, char *err, size_t errlen)
 {
@@ -190,8 +189,7 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
         bool exported = false;
         for (; i < list->count && compare_found(item, &list->items[i]) == 0; i++)
             exported |= list->items[i].exported;
-        if (is_cold_fragment(item->name))
-            continue;
+        sym->is_fragment = is_cold_fragment(item->name);
         sym->name = item->name;
         sym->value = item->value;
         sym->address = sym->module_bias + (uintptr_t)item->value;
@@ -199,8 +197,10 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
         sym->room = item->code ? room_after(list, item) : sym->size;
         sym->exported = exported;
         sym->file_code = item->code;
-        sym->nfragments = find_fragments(by_name, list->count, item->name, sym->module_bias,
-                                         &fragments, &fragments_cap);
+        sym->nfragments = sym->is_fragment ? 0
+                                           : find_fragments(by_name, list->count, item->name,
+                                                            sym->module_bias, &fragments,
+                                                            &fragments_cap);
         sym->fragments = fragments;
         if (fn(sym, ctx) != 0)
             break;

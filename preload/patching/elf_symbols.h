@@ -33,6 +33,10 @@ struct scope_symbol {
      * in the file. */
     const struct scope_code *fragments;
     size_t nfragments;
+    /* This symbol is itself such a part (name.cold): jumped into, never
+     * called, so never hooked; reported for `scope check` to list. Its
+     * function's name is the symbol's up to ".cold". */
+    int is_fragment;
 };
 
 /* The function as patch_analyze.h sees it, from its bytes in the file. */
@@ -41,7 +45,8 @@ struct scope_function_code scope_symbol_code(const struct scope_symbol *sym);
 /* Called once per distinct function (STT_FUNC or STT_GNU_IFUNC resolved by
  * the loader is not included: only defined STT_FUNC with st_shndx != UNDEF).
  * A symbol present in both .symtab and .dynsym is reported once; aliases
- * (several names at one address) are each reported. Return non-zero to stop.
+ * (several names at one address) are each reported; cold fragments are
+ * reported with is_fragment set. Return non-zero to stop.
  * Everything the symbol points to lies in the file's mapping or a scratch
  * buffer: valid during the call only. */
 typedef int (*scope_symbol_fn)(const struct scope_symbol *sym, void *ctx);

@@ -13,6 +13,7 @@
 #include "grow_array.h"
 #include "libunwind_local.h"
 #include "log.h"
+#include "never_hooked.h"
 #include "patcher.h"
 #include "runtime.h"
 #include "thread_state.h"
@@ -99,6 +100,8 @@ static void free_candidate(struct candidate *c)
 static int collect(const struct scope_symbol *sym, void *ctx)
 {
     struct candidates *c = ctx;
+    if (sym->is_fragment)
+        return 0;
     int pattern = scope_config_match(&scope_rt.config, sym->name, sym->module_path);
     if (pattern < 0)
         return 0;
@@ -187,6 +190,11 @@ static int prepare(struct candidate *c, struct pending *pending, size_t *npendin
     if (id >= SCOPE_MAX_HOOKS) {
         scope_warn("warning: more than %d functions selected: %s (%s) not hooked",
                   SCOPE_MAX_HOOKS, c->symbol, c->module);
+        return -1;
+    }
+    const char *unsafe = scope_never_hooked(c->symbol);
+    if (unsafe) {
+        scope_warn("warning: %s (%s) is never hooked: %s", c->symbol, c->module, unsafe);
         return -1;
     }
     struct scope_function_code f = {

@@ -2,7 +2,7 @@
  * hooked function. Compiled with -mgeneral-regs-only: it must not touch any
  * floating-point or vector register, because those carry the hooked
  * function's arguments and return values. Anything that needs ordinary C
- * (allocation, I/O) goes through scope_call_saving_fpu. */
+ * (allocation, I/O) goes through call_out. */
 #include "thread_state.h"
 #include "callsite_stack.h"
 #include "context_stacks.h"
@@ -13,12 +13,23 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* Calls fn(arg) out of the hot path: ordinary C, the vector registers
+ * saved, the thread marked busy, so that a hooked function it reaches
+ * (sysconf, clock_gettime, ... when the config hooks libc) runs through
+ * unrecorded instead of coming back in here. */
+static inline void call_out(struct scope_thread *t, void (*fn)(void *), void *arg)
+{
+    t->busy++;
+    scope_call_saving_fpu(fn, arg);
+    t->busy--;
+}
+
 static inline uint64_t now_raw(void)
 {
     if (__builtin_expect(scope_clock_uses_tsc, 1))
         return __builtin_ia32_rdtsc();
     uint64_t t;
-    scope_call_saving_fpu(scope_clock_read_fallback, &t);
+    call_out(&scope_tls, scope_clock_read_fallback, &t);
     return t;
 }
 
@@ -58,7 +69,7 @@ static inline struct scope_record *take_slots(struct scope_thread *t, size_t n)
 {
     for (;;) {
         if (unlikely(!fits(t, t->cur, n))) {
-            scope_call_saving_fpu(scope_thread_flush, t);
+            call_out(t, scope_thread_flush, t);
             if (!fits(t, t->cur, n))
                 return NULL;
         }
@@ -79,7 +90,7 @@ static inline void emit(struct scope_thread *t, const struct scope_shadow_frame 
     if (r)
         encode_call(r, f, end, n);
     else
-        scope_call_saving_fpu(scope_thread_count_dropped, t);
+        call_out(t, scope_thread_count_dropped, t);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -171,11 +182,11 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
     t->busy = 1;
     size_t unhooked = (size_t)depth + SCOPE_CALLSITE_OWN_FRAMES;
     unhook_recent_frames(t, unhooked);
-    scope_call_saving_fpu(scope_callsite_capture, &c);
+    call_out(t, scope_callsite_capture, &c);
     if (c.met_exit_stub) {
         unhooked = SIZE_MAX;
         unhook_recent_frames(t, unhooked);
-        scope_call_saving_fpu(scope_callsite_capture, &c);
+        call_out(t, scope_callsite_capture, &c);
     }
     rehook_recent_frames(t, unhooked);
     uint32_t stack = c.n ? 1 + c.number : 0;
@@ -204,10 +215,10 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
 {
     if (t->status != SCOPE_THREAD_ACTIVE) {
         if (t->status == SCOPE_THREAD_FULL && !t->busy && scope_recording)
-            scope_call_saving_fpu(scope_thread_count_dropped, t);
+            call_out(t, scope_thread_count_dropped, t);
         if (t->status != SCOPE_THREAD_NEW || t->busy || !scope_recording)
             return 0;
-        scope_call_saving_fpu(scope_thread_activate, t);
+        call_out(t, scope_thread_activate, t);
         if (t->status != SCOPE_THREAD_ACTIVE)
             return 0;
     }
@@ -218,7 +229,7 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
     if (t->sp > t->sp_base && (t->sp - 1)->slot <= slot)
         close_dead_frames(t, slot, now);
     if (t->sp == t->sp_limit) {
-        scope_call_saving_fpu(scope_thread_count_dropped, t);
+        call_out(t, scope_thread_count_dropped, t);
         return 0;
     }
     uint32_t stack = 0;
@@ -287,7 +298,7 @@ static void end_frames_skipped_by(struct scope_thread *t, struct scope_shadow_fr
                                   uint64_t now)
 {
     struct scope_stack_range signal_stack;
-    scope_call_saving_fpu(scope_read_signal_stack, &signal_stack);
+    call_out(t, scope_read_signal_stack, &signal_stack);
     size_t kind = stack_kind(t, &signal_stack, f->slot);
     struct scope_shadow_frame *kept = f;
     emit(t, f, now);

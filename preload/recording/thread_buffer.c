@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -220,6 +221,18 @@ out:
     t->busy--;
 }
 
+int scope_thread_end_later(void *arg)
+{
+    struct scope_thread *t = arg;
+    if (!t->buffer || t->end_rounds + 1 >= PTHREAD_DESTRUCTOR_ITERATIONS)
+        return 0;
+    t->end_rounds++;
+    t->busy++;
+    int again = pthread_setspecific(thread_end_key, t->buffer) == 0;
+    t->busy--;
+    return again;
+}
+
 void scope_thread_release(void *arg)
 {
     struct scope_thread *t = arg;
@@ -232,7 +245,7 @@ void scope_thread_release(void *arg)
     b->end = t->end;
     b->stacks = t->stacks;
     scope_fault_stack_release(b->fault_stack);
-    t->status = SCOPE_THREAD_NEW;
+    t->status = SCOPE_THREAD_ENDED;
     t->buffer = NULL;
     t->cur = t->end = NULL;
     t->sp = t->sp_base = t->sp_limit = NULL;

@@ -16,7 +16,13 @@
 void scope_buffers_configure(size_t buffer_bytes, uint64_t clock_base,
                              void (*at_thread_end)(void *));
 
-/* The calling thread (struct scope_thread *) is ending and records no
+/* The calling thread (struct scope_thread *) is ending: libc runs the
+ * destructors of its thread-specific values in rounds, the application's
+ * after scope's in each. Non-zero while a later round will come back (so
+ * the application's destructors still record); 0 in the last. */
+int scope_thread_end_later(void *thread);
+
+/* The calling thread (struct scope_thread *) has ended and records no
  * more: what it recorded with serves the next new thread. */
 void scope_thread_release(void *thread);
 

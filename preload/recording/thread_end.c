@@ -9,6 +9,8 @@
 void scope_thread_end(void *unused)
 {
     (void)unused;
+    if (scope_thread_end_later(&scope_tls))
+        return;
     scope_end_open_calls();
     scope_thread_release(&scope_tls);
 }

@@ -22,6 +22,8 @@ enum scope_thread_status {
     SCOPE_THREAD_OFF,          /* setting up failed, or a forked child */
     SCOPE_THREAD_FULL,         /* its buffer could not spill: calls are counted
                                   as dropped, no longer recorded */
+    SCOPE_THREAD_ENDED,        /* its buffer went to the next thread: libc's
+                                  teardown of the thread is not recorded */
 };
 
 struct scope_thread_buffer;
@@ -38,6 +40,7 @@ struct scope_thread {
     struct scope_stack_table *stacks;    /* numbered call-site stacks (callsite_stack.c) */
     int busy;                            /* >0 while scope's own code runs */
     int status;
+    int end_rounds;                      /* of libc's thread-specific destructors */
 };
 
 extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));

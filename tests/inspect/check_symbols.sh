@@ -31,6 +31,15 @@ has "$dir/check.out" '^1 pattern matches nothing$'
 "$scope" check -f scope_normal "$program" > "$dir/ok.out" 2>&1 || fail "check -f: exit $?"
 has "$dir/ok.out" '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT \(100\.0% in all\), 0 not$'
 
+# a function GCC split: its .cold part is listed as a fragment, not selected
+"$scope" check -f 'scope_split*' "$program" > "$dir/split.out" 2>&1 || fail "check split: exit $?"
+has "$dir/split.out" '^scope_split\* +[^ ]*inspect_target +scope_split +yes'
+has "$dir/split.out" \
+    '^scope_split\* +[^ ]*inspect_target +scope_split\.cold +no +a piece of scope_split the compiler split off'
+has "$dir/split.out" '^scope_split\* +-f +1 +1 +ok'
+has "$dir/split.out" \
+    '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT \(100\.0% in all\), 0 not; 1 compiler fragment \(name\.cold\), not functions$'
+
 "$scope" check -c "$conf" --format json "$program" > "$dir/check.json" 2> "$dir/check.err"
 [ $? -eq 1 ] || fail "check --format json: exit status"
 python3 - "$dir/check.json" <<'PY' || fail "check JSON"

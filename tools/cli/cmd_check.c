@@ -20,7 +20,9 @@ static const char check_help[] =
     "exported function that cannot be patched: the calls of other modules,\n"
     "through their GOTs) or with the reason it is not (too short, ends in\n"
     "window, branch into window, no long form, undecodable, cannot\n"
-    "relocate), then the patterns (with the call-site depth of their functions)\n"
+    "relocate; never hooked: functions a hook would break, such as setjmp,\n"
+    "vfork, dlopen, startup code and the unwinder, refused whatever the\n"
+    "patterns say), then the patterns (with the call-site depth of their functions)\n"
     "and those that match nothing, and a summary line. The verdict comes from\n"
     "the bytes in the files: at run time a\n"
     "hook can still fail for reasons a static check cannot see (no trampoline\n"
@@ -45,7 +47,7 @@ struct selected {
     int pattern;
     char *module, *name, *why;
     const char *refusal;
-    bool plt;
+    bool plt, fragment;
 };
 
 struct check_run {
@@ -74,7 +76,7 @@ static void keep(const struct inspected *s, void *ctx)
     }
     run->v[run->n++] = (struct selected){s->pattern, xmalloc_copy(s->sym->module_path),
                                          xmalloc_copy(s->sym->name), xmalloc_copy(s->why),
-                                         s->refusal, s->plt};
+                                         s->refusal, s->plt, s->fragment};
 }
 
 /* The pattern as written: "!libfoo.so:re:^x". */
@@ -129,9 +131,12 @@ static size_t patterns_table(const struct check_run *run, const struct scope_con
     char text[512];
     for (size_t p = 0; p < cfg->npatterns; p++) {
         const struct scope_pattern *pat = &cfg->patterns[p];
-        size_t hookable = 0;
-        for (size_t i = 0; i < run->n; i++)
+        size_t hookable = 0, fragments = 0;   /* fragments are listed, not selected */
+        for (size_t i = 0; i < run->n; i++) {
             hookable += run->v[i].pattern == (int)p && !run->v[i].refusal;
+            fragments += run->v[i].pattern == (int)p && run->v[i].fragment;
+        }
+        size_t selected = pat->matches - fragments;
         pattern_text(pat, text, sizeof text);
         table_text(t, text);
         pattern_where(pat, text, sizeof text);
@@ -143,11 +148,11 @@ static size_t patterns_table(const struct check_run *run, const struct scope_con
             table_null(t);
             continue;
         }
-        unmatched += pat->matches == 0;
-        table_int(t, pat->matches);
+        unmatched += selected == 0;
+        table_int(t, (int64_t)selected);
         table_int(t, (int64_t)hookable);
-        table_text(t, pat->matches == 0 ? "matches nothing" : hookable == pat->matches
-                                                                   ? "ok" : "not all hookable");
+        table_text(t, selected == 0 ? "matches nothing" : hookable == selected
+                                                              ? "ok" : "not all hookable");
         table_int(t, scope_config_callsite_depth(cfg, (int)p));
     }
     return unmatched;

@@ -6,6 +6,7 @@
 #include "inspect.h"
 #include "elf_got.h"
 #include "grow_array.h"
+#include "never_hooked.h"
 #include "patch_analyze.h"
 
 #include <stdlib.h>
@@ -86,7 +87,18 @@ static int visit(const struct scope_symbol *sym, void *data)
     if (w->cfg && (s.pattern = scope_config_match(w->cfg, sym->name, sym->module_path)) < 0)
         return 0;
     char why[256] = "", inline_why[200] = "";
-    if (!sym->file_code) {
+    const char *unsafe = scope_never_hooked(sym->name);
+    if (sym->is_fragment) {
+        s.refusal = "fragment";
+        s.fragment = true;
+        const char *cold = strstr(sym->name, ".cold");
+        snprintf(why, sizeof why, "a piece of %.*s the compiler split off: jumped into, never "
+                 "called, not a function (its time is in %.*s's calls)",
+                 (int)(cold - sym->name), sym->name, (int)(cold - sym->name), sym->name);
+    } else if (unsafe) {
+        s.refusal = "never hooked";
+        snprintf(why, sizeof why, "%s", unsafe);
+    } else if (!sym->file_code) {
         s.refusal = "not in the file";
         snprintf(why, sizeof why, "the symbol's bytes are not in its file");
     } else {
@@ -136,6 +148,10 @@ void inspect_tally_add(struct inspect_tally *t, const struct inspected *s)
 {
     if (s->alias)
         return;
+    if (s->fragment) {
+        t->fragments++;
+        return;
+    }
     t->functions++;
     if (!s->refusal) {
         t->hookable += !s->plt;
@@ -167,5 +183,9 @@ void inspect_tally_print(const struct inspect_tally *t, const char *what, FILE *
             t->functions - hooked);
     for (size_t i = 0; i < t->nreasons; i++)
         fprintf(out, "%s%zu %s", i ? ", " : " (", t->reasons[i].count, t->reasons[i].label);
-    fputs(t->nreasons ? ")\n" : "\n", out);
+    fputs(t->nreasons ? ")" : "", out);
+    if (t->fragments)
+        fprintf(out, "; %zu compiler fragment%s (name.cold), not functions", t->fragments,
+                t->fragments == 1 ? "" : "s");
+    fputc('\n', out);
 }

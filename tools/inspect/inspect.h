@@ -22,6 +22,7 @@ struct inspected {
     size_t plt_modules;              /* ... of which this many are inspected here */
     const char *why;                 /* the reason in full, "" when hookable inline */
     bool alias;                      /* another name of the function reported just before */
+    bool fragment;                   /* a compiler fragment (name.cold), not a function */
 };
 
 typedef void (*inspect_fn)(const struct inspected *s, void *ctx);
@@ -38,6 +39,7 @@ int inspect_program(const struct program_libs *libs, struct scope_config *cfg, i
 #define INSPECT_MAX_REASONS 16
 struct inspect_tally {
     size_t functions, hookable, plt;   /* hookable: inline */
+    size_t fragments;                  /* not functions: not counted in the others */
     struct {
         const char *label;
         size_t count;
