@@ -123,9 +123,9 @@ static void at_fork_child(void)
     scope_rt.enabled = 0;
 }
 
-static void at_exit(void)
+void scope_process_leaving(void)
 {
-    if (!scope_rt.enabled || scope_rt.written)
+    if (!scope_rt.enabled || scope_rt.written || getpid() != (pid_t)scope_facts.pid)
         return;
     if (!scope_rt.mpi_initialized) {
         scope_write_single_process();
@@ -148,7 +148,7 @@ void scope_enable_recording(void)
     scope_meta_publish();
     scope_install_signal_handlers();
     pthread_atfork(NULL, NULL, at_fork_child);
-    atexit(at_exit);
+    atexit(scope_process_leaving);
     scope_rt.enabled = 1;
     scope_recording = 1;
 }

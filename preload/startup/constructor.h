@@ -7,4 +7,11 @@
  * added since for `scope recover`. */
 void scope_enable_recording(void);
 
+/* The process is leaving (exit, or _exit without exit handlers): without
+ * MPI its file is written; an MPI rank that did not reach MPI_Finalize
+ * keeps its records for `scope recover`. Nothing in a process that did not
+ * record, a forked child, or a vfork child (it shares its parent's memory:
+ * told apart by its pid). */
+void scope_process_leaving(void);
+
 #endif
