@@ -1,5 +1,6 @@
-/* demangle.c: finds __cxa_demangle in the process (or loads libstdc++ when
- * allowed) and strips parameter lists for matching "Class::method". */
+/* demangle.c: finds __cxa_demangle in the process (or loads libstdc++: into
+ * the process when allowed, else into a namespace of its own) and strips
+ * parameter lists for matching "Class::method". */
 #include "demangle.h"
 #include "real_loader.h"
 
@@ -8,8 +9,10 @@
 #include <string.h>
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+typedef void (*free_fn)(void *);
 
 static cxa_demangle_fn demangler;
+static free_fn demangler_free = free;   /* the allocator its results come from */
 static int looked, may_load;
 
 void scope_demangle_may_load(void)
@@ -24,12 +27,16 @@ static cxa_demangle_fn find_demangler(void)
         return demangler;
     looked = 1;
     demangler = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    if (!demangler) {
-        int mode = RTLD_LAZY | RTLD_LOCAL | (may_load ? 0 : RTLD_NOLOAD);
-        void *h = scope_libc_dlopen()("libstdc++.so.6", mode);
-        if (h)
-            demangler = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
+    if (demangler)
+        return demangler;
+    void *h = scope_libc_dlopen()("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL |
+                                                    (may_load ? 0 : RTLD_NOLOAD));
+    if (!h && !may_load) {
+        h = scope_libc_dlmopen()(LM_ID_NEWLM, "libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        demangler_free = h ? (free_fn)dlsym(h, "free") : NULL;   /* its namespace's libc */
     }
+    if (h && demangler_free)
+        demangler = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
     return demangler;
 }
 
@@ -39,11 +46,10 @@ char *scope_demangle(const char *mangled)
         return NULL;
     cxa_demangle_fn fn = find_demangler();
     int status = -1;
-    char *out = fn ? fn(mangled, NULL, NULL, &status) : NULL;
-    if (status != 0) {
-        free(out);
-        return NULL;
-    }
+    char *theirs = fn ? fn(mangled, NULL, NULL, &status) : NULL;
+    char *out = status == 0 && theirs ? strdup(theirs) : NULL;
+    if (theirs)
+        demangler_free(theirs);
     return out;
 }
 

@@ -215,31 +215,64 @@ static long relocate_one(const struct insn *x, int k, uintptr_t from, uint8_t *o
  * address on the stack (an address in the trampoline would stop the
  * unwinder of a C++ exception): it becomes push <return address>; jmp
  * <target>, so the callee returns straight to the function's own code.
- * That is only right when the call ends the window, and only a direct
- * call's target is known here. */
+ * That is only right when the call ends the window. The target is a
+ * direct call's, or read at the call as the original does: through a
+ * RIP-relative slot (-fno-plt calls through the GOT) held in r11, which
+ * no calling convention passes anything in, or from a register. */
 static long relocate_call(const struct insn *x, int k, uintptr_t from, int last, uint8_t *out,
                           size_t outlen, char *why, size_t whylen)
 {
-    static const uint8_t push_jmp[12] = {0xff, 0x35, 6, 0, 0, 0, 0xff, 0x25, 8, 0, 0, 0};
+    /* push [rip+6]; jmp [rip+8]; .quad return; .quad target */
+    static const uint8_t direct[12] = {0xff, 0x35, 6, 0, 0, 0, 0xff, 0x25, 8, 0, 0, 0};
+    /* mov r11, [rip+9]; push [rip+11]; jmp [r11]; .quad slot; .quad return */
+    static const uint8_t through_slot[16] = {0x4c, 0x8b, 0x1d, 9, 0, 0, 0, 0xff, 0x35, 11, 0,
+                                             0, 0, 0x41, 0xff, 0x23};
+    /* push [rip+3 or 2]; jmp reg; .quad return */
+    const ZydisDecodedOperand *op = &x->op[0];
+    uint64_t ret = from + x->i.length;
     ZyanU64 target;
-    if (k < 0 || x->op[k].type != ZYDIS_OPERAND_TYPE_IMMEDIATE) {
-        snprintf(why, whylen, "an indirect call in the first bytes cannot be moved");
-        return -1;
-    }
     if (!last) {
         snprintf(why, whylen, "a call in the first bytes is followed by patched bytes");
         return -1;
     }
-    if (outlen < sizeof(push_jmp) + 16 ||
-        !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
+    if (outlen < 32 + 16) {
         snprintf(why, whylen, "cannot relocate the call in the first bytes");
         return -1;
     }
-    uint64_t ret = from + x->i.length;
-    memcpy(out, push_jmp, sizeof(push_jmp));
-    memcpy(out + 12, &ret, 8);
-    memcpy(out + 20, &target, 8);
-    return 28;
+    if (k >= 0 && x->op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+        ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
+        memcpy(out, direct, sizeof(direct));
+        memcpy(out + 12, &ret, 8);
+        memcpy(out + 20, &target, 8);
+        return 28;
+    }
+    if (k >= 0 && x->op[k].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+        ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
+        memcpy(out, through_slot, sizeof(through_slot));
+        memcpy(out + 16, &target, 8);
+        memcpy(out + 24, &ret, 8);
+        return 32;
+    }
+    if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && op->reg.value >= ZYDIS_REGISTER_RAX &&
+        op->reg.value <= ZYDIS_REGISTER_R15 && op->reg.value != ZYDIS_REGISTER_RSP) {
+        unsigned r = (unsigned)(op->reg.value - ZYDIS_REGISTER_RAX);
+        size_t n = 0;
+        size_t jmp_len = r >= 8 ? 3 : 2;
+        out[n++] = 0xff;   /* push [rip + jmp_len]: the return address after the jmp */
+        out[n++] = 0x35;
+        uint32_t rel = (uint32_t)jmp_len;
+        memcpy(out + n, &rel, 4);
+        n += 4;
+        if (r >= 8)
+            out[n++] = 0x41;
+        out[n++] = 0xff;   /* jmp reg */
+        out[n++] = (uint8_t)(0xe0 | (r & 7));
+        memcpy(out + n, &ret, 8);
+        return (long)(n + 8);
+    }
+    snprintf(why, whylen, "a call in the first bytes through a register-based address cannot "
+             "be moved");
+    return -1;
 }
 
 /* Decodes what was emitted and checks it is the same instruction with the

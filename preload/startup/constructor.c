@@ -123,9 +123,14 @@ static void at_fork_child(void)
     scope_rt.enabled = 0;
 }
 
+int scope_process_recording(void)
+{
+    return scope_rt.enabled && !scope_rt.written && getpid() == (pid_t)scope_facts.pid;
+}
+
 void scope_process_leaving(void)
 {
-    if (!scope_rt.enabled || scope_rt.written || getpid() != (pid_t)scope_facts.pid)
+    if (!scope_process_recording())
         return;
     if (!scope_rt.mpi_initialized) {
         scope_write_single_process();

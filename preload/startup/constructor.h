@@ -7,11 +7,14 @@
  * added since for `scope recover`. */
 void scope_enable_recording(void);
 
-/* The process is leaving (exit, or _exit without exit handlers): without
- * MPI its file is written; an MPI rank that did not reach MPI_Finalize
- * keeps its records for `scope recover`. Nothing in a process that did not
- * record, a forked child, or a vfork child (it shares its parent's memory:
- * told apart by its pid). */
+/* Whether this process records and has not written its file: not a
+ * forked child, nor a vfork child (it shares its parent's memory: told
+ * apart by its pid). */
+int scope_process_recording(void);
+
+/* The process is leaving (exit, _exit without exit handlers, exec): if it
+ * records, without MPI its file is written; an MPI rank that did not reach
+ * MPI_Finalize keeps its records for `scope recover`. */
 void scope_process_leaving(void);
 
 #endif
