@@ -190,6 +190,8 @@ static void mark_thread_start(struct scope_thread *t, int thread)
 void scope_thread_activate(void *arg)
 {
     struct scope_thread *t = arg;
+    /* calls open across a fork: the child's returns go through them */
+    struct scope_shadow_frame *carried = t->sp_base, *carried_sp = t->sp;
     t->busy++;
     t->status = SCOPE_THREAD_OFF;
     pthread_mutex_lock(&registry_lock);
@@ -205,11 +207,16 @@ void scope_thread_activate(void *arg)
         t->stack_low = 0;
         t->stack_high = UINTPTR_MAX;
     }
+    if (carried) {
+        munmap(b->shadow, SHADOW_FRAMES * sizeof(struct scope_shadow_frame));
+        b->shadow = carried;
+    }
     t->buffer = b;
     t->cur = b->cur;
     t->end = b->end;
     t->stacks = b->stacks;
-    t->sp = t->sp_base = b->shadow;
+    t->sp_base = b->shadow;
+    t->sp = carried ? carried_sp : b->shadow;
     t->sp_limit = t->sp_base + SHADOW_FRAMES;
     t->status = SCOPE_THREAD_ACTIVE;
     if (b->header->thread_number != thread)
@@ -386,9 +393,13 @@ void scope_buffers_remove(void)
 
 void scope_buffers_after_fork_child(void)
 {
-    scope_recording = 0;
-    scope_tls.status = SCOPE_THREAD_OFF;
-    scope_tls.cur = scope_tls.end = NULL;
+    struct scope_thread *t = &scope_tls;
+    if (t->status == SCOPE_THREAD_ACTIVE || t->status == SCOPE_THREAD_FULL)
+        t->status = SCOPE_THREAD_NEW;   /* its shadow stack stays: see activate */
+    t->buffer = NULL;
+    t->cur = t->end = NULL;
+    t->stacks = NULL;
+    t->end_rounds = 0;
     registry = free_buffers = NULL;
     thread_count = buffer_count = 0;
     pthread_mutex_init(&registry_lock, NULL);

@@ -36,7 +36,10 @@ int scope_buffers_threads(struct scope_thread_records **threads, size_t *count);
  * included (after a write). */
 void scope_buffers_remove(void);
 
-/* In a forked child: stop recording and leave the parent's buffers alone. */
+/* In a forked child: the parent's buffers are not the child's. Its only
+ * thread takes one of its own at its next hooked call, keeping the calls
+ * it has open (they return in the child too; those that return before
+ * then are not recorded in the child). */
 void scope_buffers_after_fork_child(void);
 
 /* Calls of all threads not recorded because the shadow stack was full. */

@@ -116,11 +116,23 @@ static void claim_output_file(void)
         scope_rt.config.output_file = child;   /* lives as long as the process */
 }
 
+/* A forked child that goes on recording (a worker, daemon()'s child) is a
+ * run of its own, without MPI, whose file is named like that of a program
+ * a profiled process starts; one that execs or leaves before its first
+ * hooked call writes nothing. */
 static void at_fork_child(void)
 {
     scope_meta_forget();
     scope_buffers_after_fork_child();
-    scope_rt.enabled = 0;
+    if (!scope_recording || scope_rt.written) {
+        scope_recording = 0;
+        scope_rt.enabled = 0;
+        return;
+    }
+    scope_facts.pid = getpid();
+    scope_rt.mpi_initialized = scope_rt.mpi_finalized = 0;
+    claim_output_file();
+    scope_meta_publish();
 }
 
 int scope_process_recording(void)

@@ -1,9 +1,12 @@
 /* fork.c: a process that forks, once from main and once from inside a
  * hooked function. The children call hooked functions, check their
  * results and exit (one with exit(), running atexit handlers, one with
- * _exit()); the parent keeps calling and recording. The parent's file must
- * hold exactly the parent's calls, and no child may write a file of its
- * own over it (the checker sees only one file). */
+ * _exit(), as daemon()'s parent does); the parent keeps calling and
+ * recording. The parent's file must hold exactly the parent's calls, and
+ * each child's file (profile.PID.h5) its own 1000: a forked worker or
+ * daemon records on its own. The call the second child inherits open
+ * (fk_spawn) returns before its first hooked call: in the parent's file
+ * only. */
 #define CORPUS_MAIN
 #include "corpus.h"
 
