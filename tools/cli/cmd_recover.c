@@ -42,7 +42,7 @@ static const char recover_help[] =
 
 static int recover_main(int argc, char **argv)
 {
-    struct scope_recover_options o = {.dir = "/dev/shm"};
+    struct scope_recover_options o = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

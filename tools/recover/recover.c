@@ -136,11 +136,17 @@ static int scan_processes(const struct scope_recover_options *o, const char *dir
     return rc;
 }
 
+/* Where the segments are: --dir, else where processes leave them. */
+static const char *segments_dir(const struct scope_recover_options *o)
+{
+    return o->dir ? o->dir : SCOPE_SHM_DIR;
+}
+
 static int find_processes(const struct scope_recover_options *o, struct process **out,
                           size_t *n, FILE *report)
 {
     size_t cap = 0;
-    return scan_processes(o, o->dir, 1, out, n, &cap, report);
+    return scan_processes(o, segments_dir(o), 1, out, n, &cap, report);
 }
 
 static int by_run_then_rank(const void *a, const void *b)
@@ -411,8 +417,8 @@ int scope_recover_gather(const struct scope_recover_options *o, FILE *report, ch
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return -1;
     }
-    if (scan_processes(o, o->dir, 0, &procs, &n, &cap, report) != 0) {
-        snprintf(err, errlen, "%s: %s", o->dir, strerror(errno));
+    if (scan_processes(o, segments_dir(o), 0, &procs, &n, &cap, report) != 0) {
+        snprintf(err, errlen, "%s: %s", segments_dir(o), strerror(errno));
         free(procs);
         return -1;
     }
@@ -569,7 +575,7 @@ int scope_recover(const struct scope_recover_options *o, FILE *report, char *err
     size_t n = 0;
     err[0] = '\0';
     if (find_processes(o, &procs, &n, report) != 0) {
-        snprintf(err, errlen, "%s: %s", o->dir, strerror(errno));
+        snprintf(err, errlen, "%s: %s", segments_dir(o), strerror(errno));
         free(procs);
         return -1;
     }

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 struct scope_recover_options {
-    const char *dir;          /* where the segments are: /dev/shm */
+    const char *dir;          /* where the segments are; NULL: where processes leave them */
     const char *output;       /* file name, NULL: the run's configured output */
     int run;                  /* only the run whose rank 0 had this pid (0: all) */
     int keep;                 /* leave the segments in place after writing */
