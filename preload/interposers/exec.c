@@ -12,7 +12,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,8 +24,8 @@
 
 extern char **environ;
 
+/* execve's type, and execvpe's */
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
 
 /* Whether file can be run: as a path, or (search) along PATH. */
 static int runnable(const char *file, int search)

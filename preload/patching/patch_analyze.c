@@ -222,10 +222,11 @@ static long relocate_one(const struct insn *x, int k, uintptr_t from, uint8_t *o
 static long relocate_call(const struct insn *x, int k, uintptr_t from, int last, uint8_t *out,
                           size_t outlen, char *why, size_t whylen)
 {
-    /* push [rip+6]; jmp [rip+8]; .quad return; .quad target */
+    /* Both followed by .quad return; .quad target (direct) or slot. */
+    /* push [rip+6]; jmp [rip+8] */
     static const uint8_t direct[12] = {0xff, 0x35, 6, 0, 0, 0, 0xff, 0x25, 8, 0, 0, 0};
-    /* mov r11, [rip+9]; push [rip+11]; jmp [r11]; .quad slot; .quad return */
-    static const uint8_t through_slot[16] = {0x4c, 0x8b, 0x1d, 9, 0, 0, 0, 0xff, 0x35, 11, 0,
+    /* push [rip+10]; mov r11, [rip+11]; jmp [r11] */
+    static const uint8_t through_slot[16] = {0xff, 0x35, 10, 0, 0, 0, 0x4c, 0x8b, 0x1d, 11, 0,
                                              0, 0, 0x41, 0xff, 0x23};
     /* push [rip+3 or 2]; jmp reg; .quad return */
     const ZydisDecodedOperand *op = &x->op[0];
@@ -239,19 +240,13 @@ static long relocate_call(const struct insn *x, int k, uintptr_t from, int last,
         snprintf(why, whylen, "cannot relocate the call in the first bytes");
         return -1;
     }
-    if (k >= 0 && x->op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
-        ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
-        memcpy(out, direct, sizeof(direct));
-        memcpy(out + 12, &ret, 8);
-        memcpy(out + 20, &target, 8);
-        return 28;
-    }
-    if (k >= 0 && x->op[k].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-        ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
-        memcpy(out, through_slot, sizeof(through_slot));
-        memcpy(out + 16, &target, 8);
-        memcpy(out + 24, &ret, 8);
-        return 32;
+    if (k >= 0 && ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x->i, &x->op[k], from, &target))) {
+        int slot = x->op[k].type == ZYDIS_OPERAND_TYPE_MEMORY;
+        size_t n = slot ? sizeof(through_slot) : sizeof(direct);
+        memcpy(out, slot ? through_slot : direct, n);
+        memcpy(out + n, &ret, 8);
+        memcpy(out + n + 8, &target, 8);
+        return (long)(n + 16);
     }
     if (op->type == ZYDIS_OPERAND_TYPE_REGISTER && op->reg.value >= ZYDIS_REGISTER_RAX &&
         op->reg.value <= ZYDIS_REGISTER_R15 && op->reg.value != ZYDIS_REGISTER_RSP) {

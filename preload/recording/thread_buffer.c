@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #define SHADOW_FRAMES (1u << 20)   /* reserved lazily: 32 MiB of address space */
+#define SHADOW_BYTES (SHADOW_FRAMES * sizeof(struct scope_shadow_frame))
 /* Records made ready at a time: the first stretch of a buffer is small (a
  * short thread touches little), the later ones up to 1 MiB. */
 #define READY_FIRST ((size_t)4096)
@@ -85,15 +86,14 @@ static void prefault(void *map, size_t bytes)
         ((volatile char *)map)[off] = 0;
 }
 
-/* Makes the next stretch of b's segment ready; 0 when it was all ready. */
-static size_t make_ready(struct scope_thread_buffer *b)
+/* Makes the next stretch of b's segment ready. */
+static void make_ready(struct scope_thread_buffer *b)
 {
     size_t ready = b->header->ready, capacity = b->header->capacity;
     size_t step = ready < READY_FIRST ? READY_FIRST : ready > READY_MOST ? READY_MOST : ready;
     step = step < capacity - ready ? step : capacity - ready;
     prefault(b->records + ready, step * sizeof(struct scope_record));
     b->header->ready = ready + step;
-    return step;
 }
 
 static struct scope_thread_buffer *buffer_create(int number, int thread)
@@ -102,8 +102,7 @@ static struct scope_thread_buffer *buffer_create(int number, int thread)
     if (!b)
         return NULL;
     b->spill_fd = -1;
-    size_t shadow_bytes = SHADOW_FRAMES * sizeof(struct scope_shadow_frame);
-    b->shadow = mmap(NULL, shadow_bytes, PROT_READ | PROT_WRITE,
+    b->shadow = mmap(NULL, SHADOW_BYTES, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (b->shadow == MAP_FAILED)
         goto fail;
@@ -127,21 +126,22 @@ static struct scope_thread_buffer *buffer_create(int number, int thread)
     b->end = b->records + b->header->ready;
     return b;
 fail_shadow:
-    munmap(b->shadow, shadow_bytes);
+    munmap(b->shadow, SHADOW_BYTES);
 fail:
     free(b);
     return NULL;
 }
 
-/* A buffer for the calling thread, number `thread`: one a finished thread
- * left, or a new one. */
-static struct scope_thread_buffer *buffer_take(int thread)
+/* A buffer for the calling thread, which gets its number in *thread: one
+ * a finished thread left, or a new one. */
+static struct scope_thread_buffer *buffer_take(int *thread)
 {
     pthread_mutex_lock(&registry_lock);
+    *thread = thread_count++;
     struct scope_thread_buffer *b = free_buffers;
     if (b) {
         free_buffers = b->next_free;
-    } else if ((b = buffer_create(buffer_count, thread))) {
+    } else if ((b = buffer_create(buffer_count, *thread))) {
         buffer_count++;
         b->next = registry;
         registry = b;
@@ -194,10 +194,8 @@ void scope_thread_activate(void *arg)
     struct scope_shadow_frame *carried = t->sp_base, *carried_sp = t->sp;
     t->busy++;
     t->status = SCOPE_THREAD_OFF;
-    pthread_mutex_lock(&registry_lock);
-    int thread = thread_count++;
-    pthread_mutex_unlock(&registry_lock);
-    struct scope_thread_buffer *b = buffer_take(thread);
+    int thread;
+    struct scope_thread_buffer *b = buffer_take(&thread);
     if (!b) {
         fprintf(stderr, "scope: cannot create a shared-memory buffer (%s): thread %ld not profiled\n",
                 strerror(errno), (long)syscall(SYS_gettid));
@@ -208,7 +206,7 @@ void scope_thread_activate(void *arg)
         t->stack_high = UINTPTR_MAX;
     }
     if (carried) {
-        munmap(b->shadow, SHADOW_FRAMES * sizeof(struct scope_shadow_frame));
+        munmap(b->shadow, SHADOW_BYTES);
         b->shadow = carried;
     }
     t->buffer = b;
@@ -285,15 +283,16 @@ static int grow_spill_file(int fd, off_t offset, size_t window)
 }
 
 /* The buffer window is full. While the shared-memory segment has room,
- * its next stretch is made ready. Once it is full, it stays as it is (full, read at the end or by `scope
- * recover`); from then on the window is a shared mapping of the spill file,
- * and moving on maps its next stretch over the previous one: no copy and
- * no clearing on this thread (the file's new stretch reads as zeros, the
- * unused slots), and what was recorded is in the page cache, which outlives
- * a crash. Memory stays bounded: the written-back pages are the kernel's
- * to reclaim. If the file cannot grow or be mapped, recording stops on this
- * thread (the records so far are kept, later calls are counted as dropped)
- * and scope says so once. */
+ * its next stretch is made ready. Once it is full, it stays as it is
+ * (full, read at the end or by `scope recover`); from then on the window
+ * is a shared mapping of the spill file, and moving on maps its next
+ * stretch over the previous one: no copy and no clearing on this thread
+ * (the file's new stretch reads as zeros, the unused slots), and what was
+ * recorded is in the page cache, which outlives a crash. Memory stays
+ * bounded: the written-back pages are the kernel's to reclaim. If the file
+ * cannot grow or be mapped, recording stops on this thread (the records so
+ * far are kept, later calls are counted as dropped) and scope says so
+ * once. */
 void scope_thread_flush(void *arg)
 {
     struct scope_thread *t = arg;
