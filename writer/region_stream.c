@@ -110,7 +110,9 @@ int region_begin(struct region_stream *r, hid_t regions,
         return h5_fail(&r->err, "cannot create region '%s'", info->name);
     if (h5_attr_string(r->group, "symbol", info->symbol, &r->err) < 0 ||
         h5_attr_string(r->group, "library", info->library, &r->err) < 0 ||
-        h5_attr_uint64(r->group, "address", info->address, &r->err) < 0)
+        h5_attr_uint64(r->group, "address", info->address, &r->err) < 0 ||
+        (info->clones && info->clones[0] &&
+         h5_attr_string(r->group, "clones", info->clones, &r->err) < 0))
         return -1;
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;

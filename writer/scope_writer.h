@@ -71,6 +71,7 @@ struct scope_region_info {
     const char *symbol;            /* mangled symbol, may be NULL */
     const char *library;           /* module path, may be NULL */
     uint64_t address;              /* link-time address (offset in module) */
+    const char *clones;            /* GCC's clones recorded here ("isra.0 constprop.1"), may be NULL */
     int has_self;                  /* self_ns is known (else 0: the reader derives it) */
     int64_t self_ns;               /* exclusive time of the region's calls on this rank */
 };

@@ -12,7 +12,7 @@ struct rank_fixed {
 struct region_fixed {
     uint64_t address, calls;
     int64_t self_ns;
-    uint32_t name_len, symbol_len, library_len, has_self;
+    uint32_t name_len, symbol_len, library_len, clones_len, has_self;
 };
 
 static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
@@ -52,6 +52,7 @@ size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info,
     size_t at = put_string(buf, sizeof(f), info->name, &f.name_len);
     at = put_string(buf, at, info->symbol, &f.symbol_len);
     at = put_string(buf, at, info->library, &f.library_len);
+    at = put_string(buf, at, info->clones, &f.clones_len);
     memcpy(buf, &f, sizeof(f));
     return at;
 }
@@ -64,16 +65,17 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
     if (len < sizeof(f))
         return -1;
     memcpy(&f, buf, sizeof(f));
-    if ((uint64_t)f.name_len + f.symbol_len + f.library_len > len - sizeof(f))
+    if ((uint64_t)f.name_len + f.symbol_len + f.library_len + f.clones_len > len - sizeof(f))
         return -1;
     const char *p = buf + sizeof(f);
     *info = (struct scope_region_info){
         .name = strndup(p, f.name_len),
         .symbol = strndup(p + f.name_len, f.symbol_len),
         .library = strndup(p + f.name_len + f.symbol_len, f.library_len),
+        .clones = strndup(p + f.name_len + f.symbol_len + f.library_len, f.clones_len),
         .address = f.address, .has_self = (int)f.has_self, .self_ns = f.self_ns};
     *calls = f.calls;
-    return info->name && info->symbol && info->library ? 0 : -1;
+    return info->name && info->symbol && info->library && info->clones ? 0 : -1;
 }
 
 void scope_wire_region_free(struct scope_region_info *info)
@@ -81,6 +83,7 @@ void scope_wire_region_free(struct scope_region_info *info)
     free((char *)info->name);
     free((char *)info->symbol);
     free((char *)info->library);
+    free((char *)info->clones);
     *info = (struct scope_region_info){0};
 }
 

@@ -3,6 +3,7 @@
  * else written as sorted runs to an unlinked file and merged per region as
  * chunks are read), and the regions' self times (see event_groups.h). */
 #include "event_groups.h"
+#include "region_clones.h"
 #include "temp_dir.h"
 
 #include <errno.h>
@@ -286,6 +287,7 @@ void scope_event_groups_free(struct scope_event_groups *g)
     free(g->events);
     free(g->region_begin);
     free(g->region_hook);
+    scope_region_clones_free(g->region_clones, g->nregions);
     free(g->region_self);
     free(g->run_begin);
     free(g->heads);

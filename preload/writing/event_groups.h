@@ -28,6 +28,8 @@ struct scope_event_groups {
     size_t *region_begin;         /* nregions + 1: region r has calls */
                                   /* region_begin[r] .. region_begin[r + 1] */
     uint32_t *region_hook;        /* a hook of each region, for its attributes */
+    char **region_clones;         /* its clones' tags (region_clones.h): set by */
+                                  /* the caller, freed with the groups */
     size_t nregions;
     int64_t *region_self;         /* exclusive time of each region's calls, */
     int self_known;               /* when each thread's calls came in end order */

@@ -2,6 +2,7 @@
  * timestamps to ns on rank 0's clock and groups the calls by the regions of
  * its hooks. */
 #include "local_events.h"
+#include "region_clones.h"
 #include "runtime.h"
 #include "thread_buffer.h"
 
@@ -15,14 +16,18 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     struct scope_thread_records *threads = NULL;
     size_t nthreads = 0;
     uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
+    const char **hook_symbol = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(char *));
     *g = (struct scope_event_groups){.runs_fd = -1};
-    if (!hook_region || scope_buffers_threads(&threads, &nthreads) != 0) {
+    if (!hook_region || !hook_symbol || scope_buffers_threads(&threads, &nthreads) != 0) {
         free(hook_region);
+        free(hook_symbol);
         snprintf(err, errlen, "out of memory reading the buffers");
         return -1;
     }
-    for (size_t h = 0; h < scope_rt.nhooks; h++)
+    for (size_t h = 0; h < scope_rt.nhooks; h++) {
         hook_region[h] = scope_rt.hooks[h].region;
+        hook_symbol[h] = scope_rt.hooks[h].symbol;
+    }
     struct scope_clock_map map;
     scope_clock_map_init(&map, &scope_rt.clock, to_root);
     struct scope_record_reader in;
@@ -31,7 +36,11 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
     scope_record_reader_close(&in);
+    if (rc == 0)
+        g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,
+                                               scope_rt.nregions);
     free(hook_region);
+    free(hook_symbol);
     free(threads);
     return rc;
 }
@@ -43,5 +52,6 @@ struct scope_region_info scope_local_region_info(const struct scope_event_groups
     const struct scope_hook *h = &scope_rt.hooks[g->region_hook[r]];
     return (struct scope_region_info){
         .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
-        .address = h->value, .has_self = g->self_known, .self_ns = g->region_self[r]};
+        .address = h->value, .clones = g->region_clones ? g->region_clones[r] : NULL,
+        .has_self = g->self_known, .self_ns = g->region_self[r]};
 }

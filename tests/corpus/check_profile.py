@@ -41,6 +41,7 @@ Exit status: 0 pass, 1 fail, 77 skip (the program skipped itself, or no h5py).
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -313,6 +314,42 @@ def check_expectations(a, regions):
     return counts
 
 
+CLONE_TAG = re.compile(r"(?:\.(?:isra|constprop|lto_priv)\.\d+)+$")
+
+
+def check_clones(program, path):
+    """Each region of the program's own functions names in its "clones"
+    attribute exactly the clone tags (isra.0, constprop.1, ...) that the
+    program's symbols of that function carry."""
+    import h5py
+    nm = subprocess.run(["nm", "-C", program], capture_output=True, text=True)
+    if nm.returncode != 0:
+        return
+    want = {}
+    for line in nm.stdout.splitlines():
+        name = line.split(" ", 2)[-1]
+        tags = []
+        while True:
+            m = re.search(r" \[clone (\.(?:isra|constprop|lto_priv)\.\d+)\]$", name)
+            m = m or CLONE_TAG.search(name)
+            if not m:
+                break
+            tags.insert(0, m.group(1) if m.lastindex else m.group(0))
+            name = name[:m.start()]
+        want.setdefault(name, set())
+        if tags:
+            want[name].add("".join(tags)[1:])
+    with h5py.File(path, "r") as f:
+        for name, g in f["rank0/regions"].items():
+            if name not in want:
+                continue
+            got = g.attrs.get("clones", b"")
+            got = set((got.decode() if isinstance(got, bytes) else got).split())
+            if got != want[name]:
+                fail("region %s: clones attribute %s, want the program's clones %s"
+                     % (name, sorted(got), sorted(want[name])))
+
+
 def check_cli(cli, path, counts, nesting, dropped):
     p = subprocess.run([cli, "summary", path, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0:
@@ -356,6 +393,7 @@ def main():
             check_callsites(path, a.callsite_depth,
                             [(name, want.split(">")) for name, want in a.stack])
         check_cli(a.cli, path, counts, not a.no_nesting, a.dropped)
+        check_clones(a.program[0], path)
         for child in children:
             run_start, regions = read_regions(child)
             check_basics(run_start, regions)

@@ -3,11 +3,13 @@
  * start order within a region, the same result whether the events fit one
  * window or are sorted in runs and merged, and self times from the order
  * the calls ended (nesting by containment, per thread), refused when the
- * calls do not come in that order. */
+ * calls do not come in that order; and each region's clones (GCC's
+ * copies of its function) named once. */
 #include <check.h>
 
 #include "../check_main.h"
 #include "event_groups.h"
+#include "region_clones.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +207,24 @@ START_TEST(self_times_refused_out_of_order)
 }
 END_TEST
 
+START_TEST(clones_named_per_region)
+{
+    /* region 0: a function, its .isra clone twice (two modules) and a
+     * constprop of the isra; region 1: a C++ clone; region 2: no clone,
+     * a .part (not a clone); region 3: a hook without a symbol */
+    const char *symbols[] = {"solve", "solve.isra.0", "solve.isra.0", "solve.constprop.1.isra.0",
+                             "_Z5weighRK4pair.isra.0", "f.part.0", NULL};
+    const uint32_t regions[] = {0, 0, 0, 0, 1, 2, 3};
+    char **clones = scope_region_clones(symbols, regions, 7, 4);
+    ck_assert_ptr_nonnull(clones);
+    ck_assert_str_eq(clones[0], "isra.0 constprop.1.isra.0");
+    ck_assert_str_eq(clones[1], "isra.0");
+    ck_assert_ptr_null(clones[2]);
+    ck_assert_ptr_null(clones[3]);
+    scope_region_clones_free(clones, 4);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("event_groups");
@@ -213,6 +233,7 @@ int main(void)
     tcase_add_test(tc, self_times_in_end_order);
     tcase_add_test(tc, runs_merge_like_one_window);
     tcase_add_test(tc, self_times_refused_out_of_order);
+    tcase_add_test(tc, clones_named_per_region);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }

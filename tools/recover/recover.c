@@ -25,6 +25,7 @@
 #include "process_alive.h"
 #include "process_meta.h"
 #include "record_files.h"
+#include "region_clones.h"
 #include "scope_build_config.h"
 #include "scope_writer.h"
 #include "segment.h"
@@ -267,6 +268,7 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
     const char *strings = scope_meta_strings(m);
     return (struct scope_region_info){.name = strings + h->name, .symbol = strings + h->symbol,
                                       .library = strings + h->module, .address = h->value,
+                                      .clones = g->region_clones ? g->region_clones[r] : NULL,
                                       .has_self = g->self_known, .self_ns = g->region_self[r]};
 }
 
@@ -280,11 +282,14 @@ static int group_process(const struct process *proc, struct scope_event_groups *
     const struct scope_meta_header *m = proc->meta;
     const struct scope_meta_hook *hooks = scope_meta_hooks(m);
     uint32_t *hook_region = malloc(((size_t)m->nhooks + 1) * sizeof(uint32_t));
+    const char **hook_symbol = malloc(((size_t)m->nhooks + 1) * sizeof(char *));
     struct process_segments segs = {0};
-    int rc = hook_region && map_segments(proc, &segs) == 0 ? 0 : -1;
+    int rc = hook_region && hook_symbol && map_segments(proc, &segs) == 0 ? 0 : -1;
     for (int32_t h = 0; rc == 0 && h < m->nhooks; h++) {
         hook_region[h] = hooks[h].region;
-        if (hooks[h].region >= (uint32_t)m->nregions || hooks[h].name >= m->strings_bytes)
+        hook_symbol[h] = scope_meta_strings(m) + hooks[h].symbol;
+        if (hooks[h].region >= (uint32_t)m->nregions || hooks[h].name >= m->strings_bytes ||
+            hooks[h].symbol >= m->strings_bytes)
             rc = -1;
     }
     *g = (struct scope_event_groups){.runs_fd = -1};
@@ -300,10 +305,14 @@ static int group_process(const struct process *proc, struct scope_event_groups *
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
         scope_record_reader_close(&in);
     }
+    if (rc == 0)
+        g->region_clones = scope_region_clones(hook_symbol, hook_region, (size_t)m->nhooks,
+                                               (size_t)m->nregions);
     *events = rc == 0 ? g->count : 0;
     *dropped = segs.dropped;
     unmap_segments(&segs);
     free(hook_region);
+    free(hook_symbol);
     if (rc != 0 && !*err)
         snprintf(err, errlen, "pid %d: damaged meta segment or out of memory", m->pid);
     return rc;

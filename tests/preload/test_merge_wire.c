@@ -1,0 +1,68 @@
+/* test_merge_wire.c: Check unit tests of the merge's messages: what a rank
+ * encodes, rank 0 decodes unchanged (rank facts, region facts with their
+ * clones, chunks of calls), and a short message is refused. */
+#include <check.h>
+
+#include "../check_main.h"
+#include "merge_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char buf[SCOPE_WIRE_MESSAGE_BYTES];
+
+START_TEST(region_round_trip)
+{
+    struct scope_region_info in = {.name = "weigh(pair const&)", .symbol = "_Z5weighRK4pair.isra.0",
+                                   .library = "/bin/app", .address = 0x12d0, .clones = "isra.0",
+                                   .has_self = 1, .self_ns = 42};
+    size_t len = scope_wire_region_encode(buf, &in, 10);
+    struct scope_region_info out;
+    uint64_t calls;
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &calls), 0);
+    ck_assert_uint_eq(calls, 10);
+    ck_assert_str_eq(out.name, in.name);
+    ck_assert_str_eq(out.symbol, in.symbol);
+    ck_assert_str_eq(out.library, in.library);
+    ck_assert_str_eq(out.clones, "isra.0");
+    ck_assert_uint_eq(out.address, 0x12d0);
+    ck_assert_int_eq(out.has_self, 1);
+    ck_assert_int_eq(out.self_ns, 42);
+    scope_wire_region_free(&out);
+    /* a region without clones or symbol: empty strings */
+    in.clones = in.symbol = NULL;
+    len = scope_wire_region_encode(buf, &in, 1);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &calls), 0);
+    ck_assert_str_eq(out.clones, "");
+    ck_assert_str_eq(out.symbol, "");
+    scope_wire_region_free(&out);
+    /* cut short: refused */
+    ck_assert_int_eq(scope_wire_region_decode(buf, len - 1, &out, &calls), -1);
+    scope_wire_region_free(&out);
+}
+END_TEST
+
+START_TEST(rank_round_trip)
+{
+    struct scope_wire_rank in = {1234, 5, -6, 7, 3, "node17"}, out;
+    size_t len = scope_wire_rank_encode(buf, &in);
+    ck_assert_int_eq(scope_wire_rank_decode(buf, len, &out), 0);
+    ck_assert_int_eq(out.pid, 1234);
+    ck_assert_int_eq(out.clock_offset_ns, -6);
+    ck_assert_int_eq(out.dropped_events, 7);
+    ck_assert_int_eq(out.nregions, 3);
+    ck_assert_str_eq(out.hostname, "node17");
+    free(out.hostname);
+    ck_assert_int_eq(scope_wire_rank_decode(buf, 8, &out), -1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("merge_wire");
+    TCase *tc = tcase_create("wire");
+    tcase_add_test(tc, region_round_trip);
+    tcase_add_test(tc, rank_round_trip);
+    suite_add_tcase(s, tc);
+    return scope_check_run(s);
+}
