@@ -288,6 +288,11 @@ static const char *w_error(const scope_writer *w)
     return w ? w->err : last_error;
 }
 
+static const char *w_temp_path(const scope_writer *w)
+{
+    return w->tmp;
+}
+
 /* HDF5 is not closed down at exit in a process that writes with this
  * library: after a write that failed (a full disk), HDF5 keeps the file
  * half-closed, and its exit-time cleanup would crash on it, taking the
@@ -310,6 +315,7 @@ const struct scope_writer_api *scope_writer_api(void)
         .finish = w_finish,
         .abort = w_abort,
         .error = w_error,
+        .temp_path = w_temp_path,
     };
     return &api;
 }

@@ -103,6 +103,8 @@ struct scope_writer_api {
     /* Why the last call on w failed; error(NULL): why the last create or
      * finish of this thread failed (w no longer exists then). */
     const char *(*error)(const scope_writer *w);
+    /* The temporary file w writes ("<path>.tmp.<pid>"). */
+    const char *(*temp_path)(const scope_writer *w);
 };
 
 const struct scope_writer_api *scope_writer_api(void);

@@ -7,6 +7,7 @@
 #include "fault_stack.h"
 #include "libunwind_local.h"
 #include "log.h"
+#include "partial_file.h"
 #include "process_meta.h"
 #include "runtime.h"
 #include "signal_text.h"
@@ -71,6 +72,7 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *context)
     (void)context;
     int saved = errno;
     scope_keep_records_for_recover(signal_name(sig));
+    scope_partial_file_remove();
     take_default_action(sig);
     errno = saved;
 }

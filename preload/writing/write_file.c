@@ -1,11 +1,12 @@
 /* write_file.c: the file as a whole: load the writer, create the temporary
- * file, write every rank and the run's call sites, rename, and report in
- * one line. */
+ * file (named for a termination signal's handler to remove), write every
+ * rank and the run's call sites, rename, and report in one line. */
 #include "write_file.h"
 #include "callsite_resolve.h"
 #include "companion_loader.h"
 #include "log.h"
 #include "output_path.h"
+#include "partial_file.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "write_rank.h"
@@ -55,12 +56,17 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
         return -1;
     }
     size_t events = le->count;
-    if (write_all(api, w, own, le, sites, more, ctx, &events) != 0) {
+    scope_partial_file_set(api->temp_path(w));
+    int written = write_all(api, w, own, le, sites, more, ctx, &events) == 0;
+    if (!written) {
         scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(w));
         api->abort(w);
-        return -1;
     }
-    if (api->finish(w) != 0) {
+    int finished = written && api->finish(w) == 0;
+    scope_partial_file_set(NULL);
+    if (!written)
+        return -1;
+    if (!finished) {
         scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(NULL));
         return -1;
     }
