@@ -112,7 +112,9 @@ int region_begin(struct region_stream *r, hid_t regions,
         h5_attr_string(r->group, "library", info->library, &r->err) < 0 ||
         h5_attr_uint64(r->group, "address", info->address, &r->err) < 0 ||
         (info->clones && info->clones[0] &&
-         h5_attr_string(r->group, "clones", info->clones, &r->err) < 0))
+         h5_attr_string(r->group, "clones", info->clones, &r->err) < 0) ||
+        (info->unfinished &&
+         h5_attr_int64(r->group, "unfinished_calls", (int64_t)info->unfinished, &r->err) < 0))
         return -1;
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;

@@ -72,6 +72,7 @@ struct scope_region_info {
     const char *library;           /* module path, may be NULL */
     uint64_t address;              /* link-time address (offset in module) */
     const char *clones;            /* GCC's clones recorded here ("isra.0 constprop.1"), may be NULL */
+    uint64_t unfinished;           /* calls still open when recording stopped, ended then */
     int has_self;                  /* self_ns is known (else 0: the reader derives it) */
     int64_t self_ns;               /* exclusive time of the region's calls on this rank */
 };

@@ -10,7 +10,7 @@ struct rank_fixed {
     int64_t pid, run_start_time, clock_offset_ns, dropped_events, nregions;
 };
 struct region_fixed {
-    uint64_t address, calls;
+    uint64_t address, calls, unfinished;
     int64_t self_ns;
     uint32_t name_len, symbol_len, library_len, clones_len, has_self;
 };
@@ -47,7 +47,8 @@ int scope_wire_rank_decode(const char *buf, size_t len, struct scope_wire_rank *
 
 size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info, uint64_t calls)
 {
-    struct region_fixed f = {.address = info->address, .calls = calls, .self_ns = info->self_ns,
+    struct region_fixed f = {.address = info->address, .calls = calls,
+                             .unfinished = info->unfinished, .self_ns = info->self_ns,
                              .has_self = (uint32_t)info->has_self};
     size_t at = put_string(buf, sizeof(f), info->name, &f.name_len);
     at = put_string(buf, at, info->symbol, &f.symbol_len);
@@ -73,7 +74,8 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
         .symbol = strndup(p + f.name_len, f.symbol_len),
         .library = strndup(p + f.name_len + f.symbol_len, f.library_len),
         .clones = strndup(p + f.name_len + f.symbol_len + f.library_len, f.clones_len),
-        .address = f.address, .has_self = (int)f.has_self, .self_ns = f.self_ns};
+        .address = f.address, .unfinished = f.unfinished, .has_self = (int)f.has_self,
+        .self_ns = f.self_ns};
     *calls = f.calls;
     return info->name && info->symbol && info->library && info->clones ? 0 : -1;
 }

@@ -347,16 +347,21 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     return ret;
 }
 
-/* Recording is about to stop (MPI_Finalize, exit): the calling thread's
- * calls still open end now, so that the file has them; their frames stay,
- * and their returns later record nothing. Innermost first: the order in
- * which they end. */
+/* Recording is about to stop (MPI_Finalize, exit, exec, the thread's
+ * end): the calling thread's calls still open end now, marked unfinished,
+ * so that the file has them; their frames stay, and their returns later
+ * record nothing. Innermost first: the order in which they end. */
 void scope_end_open_calls(void)
 {
     struct scope_thread *t = &scope_tls;
     if ((t->status != SCOPE_THREAD_ACTIVE && t->status != SCOPE_THREAD_FULL) || !scope_recording)
         return;
+    if (t->sp == t->sp_base)
+        return;
     uint64_t now = now_raw();
+    struct scope_record *r = take_slots(t, 1);
+    if (r)
+        scope_unfinished_encode(r, now, (uint32_t)(t->sp - t->sp_base));
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
         emit(t, f - 1, now);
 }

@@ -24,7 +24,14 @@
  * (hook id SCOPE_THREADSTART_HOOK) naming it:
  *   word0 = thread number | 0xfd << 56    word1 = kernel tid | 0xff << 56
  * Stack numbers belong to the buffer, not the thread: a stack defined
- * before a thread-start record keeps its number after it. */
+ * before a thread-start record keeps its number after it.
+ *
+ * Calls still open when a thread stops recording (its end, exec, exit,
+ * finalize) end then, all at one time T, after an unfinished record that
+ * says so (hook id SCOPE_UNFINISHED_HOOK); the next n calls of the thread
+ * that end at T are those (a signal handler's call between them ends
+ * elsewhen):
+ *   word0 = T | 0xfc << 56                word1 = n | 0xff << 56 */
 #ifndef SCOPE_RECORD_H
 #define SCOPE_RECORD_H
 
@@ -33,10 +40,11 @@
 
 #define SCOPE_TIME_BITS 56
 #define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
-#define SCOPE_MAX_HOOKS 65533               /* ids 0 .. 65532 */
+#define SCOPE_MAX_HOOKS 65532               /* ids 0 .. 65531 */
 #define SCOPE_CALLSITE_HOOK 0xffffu          /* marks a call-site record */
 #define SCOPE_STACKDEF_HOOK 0xfffeu          /* marks a stack definition */
 #define SCOPE_THREADSTART_HOOK 0xfffdu       /* marks the start of a thread */
+#define SCOPE_UNFINISHED_HOOK 0xfffcu        /* calls ended when recording stopped */
 #define SCOPE_CALLSITE_MAX_DEPTH 16          /* frames of the deepest stack */
 #define SCOPE_THREAD_STACKS 4096             /* a thread numbers stacks below this */
 
@@ -84,6 +92,16 @@ static inline void scope_threadstart_encode(struct scope_record *r, uint32_t thr
 static inline int scope_record_is_threadstart(const struct scope_record *r)
 {
     return (r->start_word >> SCOPE_TIME_BITS) == 0xfd && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+static inline void scope_unfinished_encode(struct scope_record *r, uint64_t end, uint32_t n)
+{
+    scope_record_encode(r, end, n, SCOPE_UNFINISHED_HOOK);
+}
+
+static inline int scope_record_is_unfinished(const struct scope_record *r)
+{
+    return (r->start_word >> SCOPE_TIME_BITS) == 0xfc && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
 }
 
 static inline size_t scope_stackdef_records(size_t n)

@@ -225,10 +225,11 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     g->region_begin = calloc(nregions + 1, sizeof(size_t));
     g->region_hook = calloc(nregions ? nregions : 1, sizeof(uint32_t));
     g->region_self = calloc(nregions ? nregions : 1, sizeof(int64_t));
+    g->region_unfinished = calloc(nregions ? nregions : 1, sizeof(uint64_t));
     struct self_pass self;
     int rc = self_pass_init(&self, self_calls);
     if (rc != 0 || !batch || !offsets || !counts || !g->region_begin || !g->region_hook ||
-        !g->region_self) {
+        !g->region_self || !g->region_unfinished) {
         snprintf(err, errlen, "out of memory grouping events");
         rc = -1;
     }
@@ -242,6 +243,8 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
             break;
         }
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
+        for (long i = 0; i < n; i++)
+            g->region_unfinished[hook_region[batch[i].hook]] += batch[i].unfinished;
         free(sorted);
         sorted = malloc(((size_t)n + 1) * sizeof(*sorted));
         if (!sorted) {
@@ -289,6 +292,7 @@ void scope_event_groups_free(struct scope_event_groups *g)
     free(g->region_hook);
     scope_region_clones_free(g->region_clones, g->nregions);
     free(g->region_self);
+    free(g->region_unfinished);
     free(g->run_begin);
     free(g->heads);
     if (g->runs_fd >= 0)

@@ -31,6 +31,7 @@ struct scope_event_groups {
     char **region_clones;         /* its clones' tags (region_clones.h): set by */
                                   /* the caller, freed with the groups */
     size_t nregions;
+    uint64_t *region_unfinished;  /* its calls open when recording stopped */
     int64_t *region_self;         /* exclusive time of each region's calls, */
     int self_known;               /* when each thread's calls came in end order */
     /* storage: all events sorted by (region, start) in memory, or sorted

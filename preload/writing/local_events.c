@@ -53,5 +53,5 @@ struct scope_region_info scope_local_region_info(const struct scope_event_groups
     return (struct scope_region_info){
         .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
         .address = h->value, .clones = g->region_clones ? g->region_clones[r] : NULL,
-        .has_self = g->self_known, .self_ns = g->region_self[r]};
+        .unfinished = g->region_unfinished[r], .has_self = g->self_known, .self_ns = g->region_self[r]};
 }

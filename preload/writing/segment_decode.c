@@ -12,6 +12,7 @@ static void start_thread(struct scope_record_reader *r)
 {
     r->thread_number = r->thread < r->nthreads ? r->threads[r->thread].thread : -1;
     r->holding = 0;
+    r->unfinished_left = 0;
     r->def_have = r->def_n = 0;
     for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
         r->stack_sites[i] = -1;
@@ -93,6 +94,12 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
         }
         if (scope_record_is_threadstart(x)) {
             r->thread_number = (int32_t)(x->start_word & SCOPE_TIME_MASK);
+            r->unfinished_left = 0;
+            continue;
+        }
+        if (scope_record_is_unfinished(x)) {
+            r->unfinished_end = x->start_word & SCOPE_TIME_MASK;
+            r->unfinished_left = (uint32_t)(x->end_word & SCOPE_TIME_MASK);
             continue;
         }
         struct scope_event *e = &r->held;
@@ -102,6 +109,8 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
         e->end = scope_clock_map_apply(r->map, end);
         e->thread = r->thread_number;
         e->callsite = -1;
+        e->unfinished = r->unfinished_left > 0 && (x->end_word & SCOPE_TIME_MASK) == r->unfinished_end;
+        r->unfinished_left -= e->unfinished;
         r->holding = 1;
     }
     return k;

@@ -17,6 +17,7 @@ struct scope_event {
     uint32_t hook;
     int32_t thread;            /* per-process thread number */
     int32_t callsite;          /* -1 none, else its index in the reader's sites */
+    uint8_t unfinished;        /* open when recording stopped: ended by scope */
 };
 
 /* Where one buffer's records are: first in its segment, then (newer ones)
@@ -46,6 +47,8 @@ struct scope_record_reader {
     int32_t thread_number;     /* of the thread whose records these are */
     struct scope_event held;   /* its last call, until its call site may follow */
     int holding;
+    uint64_t unfinished_end;   /* raw end of the unfinished calls to come */
+    uint32_t unfinished_left;  /* how many of them are still to come */
     uint32_t def_number, def_n, def_have;     /* a stack definition being read */
     uint64_t def_addrs[SCOPE_CALLSITE_MAX_DEPTH + 1];
     int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the buffer's numbers: site, or -1 */

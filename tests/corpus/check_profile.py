@@ -70,6 +70,7 @@ def parse_args():
     ap.add_argument("--parent", type=keyval, action="append", default=[])
     ap.add_argument("--depth", type=keyval, action="append", default=[])
     ap.add_argument("--threads", type=keyval, action="append", default=[])
+    ap.add_argument("--unfinished", type=keyval, action="append", default=[])
     ap.add_argument("--buffer")
     ap.add_argument("--dropped", type=int, default=0)
     ap.add_argument("--callsite-depth", type=int, default=0)
@@ -317,6 +318,20 @@ def check_expectations(a, regions):
 CLONE_TAG = re.compile(r"(?:\.(?:isra|constprop|lto_priv)\.\d+)+$")
 
 
+def check_unfinished(path, want):
+    """Each region's unfinished_calls attribute (calls still open when
+    recording stopped) is as wanted, 0 for regions not named."""
+    import h5py
+    want = {k: int(v) for k, v in want}
+    with h5py.File(path, "r") as f:
+        got = {name: int(g.attrs.get("unfinished_calls", 0))
+               for name, g in f["rank0/regions"].items()}
+    for name in set(got) | set(want):
+        if got.get(name, 0) != want.get(name, 0):
+            fail("region %s: %d unfinished calls, want %d"
+                 % (name, got.get(name, 0), want.get(name, 0)))
+
+
 def check_clones(program, path):
     """Each region of the program's own functions names in its "clones"
     attribute exactly the clone tags (isra.0, constprop.1, ...) that the
@@ -350,7 +365,7 @@ def check_clones(program, path):
                      % (name, sorted(got), sorted(want[name])))
 
 
-def check_cli(cli, path, counts, nesting, dropped):
+def check_cli(cli, path, counts, nesting, dropped, unfinished):
     p = subprocess.run([cli, "summary", path, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0:
         fail("scope summary failed (%d): %s" % (p.returncode, p.stderr.strip()))
@@ -361,6 +376,12 @@ def check_cli(cli, path, counts, nesting, dropped):
     said = "rank 0: %d calls were not recorded" % dropped
     if dropped and said not in p.stderr:
         fail("scope summary does not say '%s': %r" % (said, p.stderr))
+    said = "rank 0: %d call%s had not returned when recording stopped" % (
+        unfinished, "" if unfinished == 1 else "s")
+    if unfinished and said not in p.stderr:
+        fail("scope summary does not say '%s': %r" % (said, p.stderr))
+    if not unfinished and "had not returned" in p.stderr:
+        fail("scope summary speaks of unfinished calls: %r" % p.stderr)
     if not dropped and "not recorded" in p.stderr:
         fail("scope summary speaks of unrecorded calls: %r" % p.stderr)
     cli_counts = {r["region"]: r["calls"] for r in rows}
@@ -392,8 +413,10 @@ def main():
         if a.callsite_depth:
             check_callsites(path, a.callsite_depth,
                             [(name, want.split(">")) for name, want in a.stack])
-        check_cli(a.cli, path, counts, not a.no_nesting, a.dropped)
+        check_cli(a.cli, path, counts, not a.no_nesting, a.dropped,
+                  sum(int(v) for _, v in a.unfinished))
         check_clones(a.program[0], path)
+        check_unfinished(path, a.unfinished)
         for child in children:
             run_start, regions = read_regions(child)
             check_basics(run_start, regions)

@@ -14,7 +14,7 @@ static char buf[SCOPE_WIRE_MESSAGE_BYTES];
 START_TEST(region_round_trip)
 {
     struct scope_region_info in = {.name = "weigh(pair const&)", .symbol = "_Z5weighRK4pair.isra.0",
-                                   .library = "/bin/app", .address = 0x12d0, .clones = "isra.0",
+                                   .library = "/bin/app", .address = 0x12d0, .clones = "isra.0", .unfinished = 3,
                                    .has_self = 1, .self_ns = 42};
     size_t len = scope_wire_region_encode(buf, &in, 10);
     struct scope_region_info out;
@@ -26,6 +26,7 @@ START_TEST(region_round_trip)
     ck_assert_str_eq(out.library, in.library);
     ck_assert_str_eq(out.clones, "isra.0");
     ck_assert_uint_eq(out.address, 0x12d0);
+    ck_assert_uint_eq(out.unfinished, 3);
     ck_assert_int_eq(out.has_self, 1);
     ck_assert_int_eq(out.self_ns, 42);
     scope_wire_region_free(&out);

@@ -7,12 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* One line on stderr per selected rank whose calls were not all recorded:
- * the figures leave those calls out. */
-static void say_dropped(const scope_file *f, const int *ranks, size_t n_ranks)
+/* One line on stderr per selected rank whose calls were not all recorded
+ * (the figures leave those calls out), and one per rank with calls that
+ * had not returned when recording stopped (they end there). */
+static void say_incomplete(const scope_file *f, const int *ranks, size_t n_ranks)
 {
     for (size_t i = 0; i < scope_rank_count(f); i++) {
-        uint64_t dropped = scope_rank_dropped(f, i);
+        uint64_t dropped = scope_rank_dropped(f, i), unfinished = scope_rank_unfinished(f, i);
         bool selected = false;
         for (size_t k = 0; k < n_ranks && !selected; k++)
             selected = ranks[k] == scope_rank_id(f, i);
@@ -20,6 +21,11 @@ static void say_dropped(const scope_file *f, const int *ranks, size_t n_ranks)
             fprintf(stderr, "scope summary: rank %d: %" PRIu64 " calls were not recorded (too many"
                     " calls open at once on a thread) and are not in these figures\n",
                     scope_rank_id(f, i), dropped);
+        if (unfinished && selected)
+            fprintf(stderr, "scope summary: rank %d: %" PRIu64 " call%s had not returned when"
+                    " recording stopped (exit, _exit, exec or MPI_Finalize inside %s) and end"
+                    " there\n", scope_rank_id(f, i), unfinished, unfinished == 1 ? "" : "s",
+                    unfinished == 1 ? "it" : "them");
     }
 }
 
@@ -94,7 +100,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     int *ranks = selected_ranks(f, &flt, &n_ranks, err);
     int rc = ranks ? 0 : -1;
     if (rc == 0)
-        say_dropped(f, ranks, n_ranks);
+        say_incomplete(f, ranks, n_ranks);
     if (rc == 0 && n_ranks > 1) {
         rc = per_rank_table(f, st, n, ranks, n_ranks, out, err);
         if (rc == 0)
@@ -119,7 +125,8 @@ const cli_command cmd_summary = {
         "imbalance' prints them). The numbers come from the statistics scope's writer\n"
         "stores with each region, without reading the calls; --recompute derives them\n"
         "from the calls instead (files of other writers always are). A rank that\n"
-        "could not record every call (its dropped_events) is named on stderr.",
+        "could not record every call (its dropped_events), or whose calls were still\n"
+        "open when recording stopped (regions' unfinished_calls), is named on stderr.",
     .example = "scope summary profiling_data.h5 --sort total --top 5",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_RECOMPUTE,
     .run = run,

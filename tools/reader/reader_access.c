@@ -55,6 +55,11 @@ uint64_t scope_rank_dropped(const scope_file *f, size_t i)
     return i < f->n_ranks ? f->dropped[i] : 0;
 }
 
+uint64_t scope_rank_unfinished(const scope_file *f, size_t i)
+{
+    return i < f->n_ranks ? f->unfinished[i] : 0;
+}
+
 bool scope_has_rank(const scope_file *f, int rank)
 {
     return reader_rank_index(f, rank) >= 0;

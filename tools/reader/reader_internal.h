@@ -35,6 +35,7 @@ struct scope_file {
 
     int *ranks;       /* ascending rank ids */
     uint64_t *dropped;  /* per rank index: its dropped_events (0 when absent) */
+    uint64_t *unfinished;  /* per rank index: its regions' unfinished_calls */
     size_t n_ranks;
 
     char **names;     /* region names, in region order */

@@ -115,7 +115,11 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
             break;
         }
         hid_t g = H5Gopen2(regions, names[i], H5P_DEFAULT);
-        if (!h5_has_dataset(g, "start_times") || !h5_has_dataset(g, "end_times")) {
+        int64_t unfinished = 0;
+        if (h5_scalar_attr(g, "unfinished_calls", H5T_NATIVE_INT64, &unfinished) < 0 ||
+            unfinished < 0) {
+            rc = reader_fail(ld->err, "%s: unfinished_calls is not a count", where);
+        } else if (!h5_has_dataset(g, "start_times") || !h5_has_dataset(g, "end_times")) {
             rc = reader_fail(ld->err, "%s: missing start_times or end_times", where);
         } else {
             series *s = open_series(ld->f, g, where, ld->err);
@@ -127,6 +131,7 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
                 reader_free_series(s);
                 rc = reader_fail(ld->err, "out of memory");
             }
+            ld->f->unfinished[rank_index] += (uint64_t)unfinished;
         }
         H5Gclose(g);
     }
@@ -166,7 +171,8 @@ static int load_top_level(loader *ld, hid_t file)
         return -1;
     int rc = 0;
     if (!(f->ranks = malloc((n ? n : 1) * sizeof *f->ranks)) ||
-        !(f->dropped = calloc(n ? n : 1, sizeof *f->dropped)))
+        !(f->dropped = calloc(n ? n : 1, sizeof *f->dropped)) ||
+        !(f->unfinished = calloc(n ? n : 1, sizeof *f->unfinished)))
         rc = reader_fail(ld->err, "out of memory");
     for (size_t i = 0; rc == 0 && i < n; i++) {
         long rank = parse_rank_name(names[i]);
@@ -354,6 +360,7 @@ void scope_close(scope_file *f)
     free(f->names);
     free(f->ranks);
     free(f->dropped);
+    free(f->unfinished);
     free(f->path);
     free(f);
 }

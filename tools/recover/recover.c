@@ -269,6 +269,7 @@ static struct scope_region_info meta_region_info(const struct scope_event_groups
     return (struct scope_region_info){.name = strings + h->name, .symbol = strings + h->symbol,
                                       .library = strings + h->module, .address = h->value,
                                       .clones = g->region_clones ? g->region_clones[r] : NULL,
+                                      .unfinished = g->region_unfinished[r],
                                       .has_self = g->self_known, .self_ns = g->region_self[r]};
 }
 
