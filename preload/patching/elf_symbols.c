@@ -5,6 +5,7 @@
  * error, never a crash. Symbol names point into the mapping and are valid
  * only during the callback. */
 #include "elf_symbols.h"
+#include "lower_bound.h"
 #include "elf_file.h"
 #include "grow_array.h"
 
@@ -117,14 +118,7 @@ static int compare_u64(const void *a, const void *b)
 static size_t room_after(const struct found_list *list, const struct found *item)
 {
     uint64_t end = item->value + item->size, next = item->limit;
-    size_t lo = 0, hi = list->nstarts;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (list->starts[mid] < end)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = scope_lower_bound(list->starts, list->nstarts, end);
     if (lo < list->nstarts && list->starts[lo] < next)
         next = list->starts[lo];
     return next > end ? (size_t)(next - item->value) : (size_t)item->size;

@@ -1,12 +1,14 @@
 /* install.c: turns the config's patterns into installed hooks: enumerate
  * the function symbols of the loaded modules not seen before (all of them
  * at start, the new ones after a dlopen), keep those the config selects
- * (one hook per address), patch them inline, or, for exported functions
- * that cannot be, redirect the GOT slots other modules call them through;
+ * (one hook per address), patch them inline, or, for functions that cannot
+ * be, enter through a thunk that the direct calls in their module (and,
+ * for exported ones, the GOT slots of other modules) are redirected to;
  * and say which patterns matched nothing and which functions could not be
  * hooked, and why. */
 #include "install.h"
 #include "clone_names.h"
+#include "call_redirect.h"
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "got_redirect.h"
@@ -20,6 +22,7 @@
 #include "trampoline.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +49,17 @@ struct candidates {
 struct pending {
     struct scope_patch patch;
     size_t hook;
+};
+
+/* A hook entered through a thunk, and why its first bytes could not be
+ * patched. */
+struct thunked {
+    uint32_t hook;
+    uintptr_t thunk;
+    size_t sites;          /* direct calls redirected */
+    size_t got_modules;    /* modules whose GOT leads to it */
+    int exported;
+    char why[200];
 };
 
 /* A module hooked already: (path, load bias). */
@@ -180,52 +194,135 @@ static void add_got_target(uint32_t id, uintptr_t thunk)
     t[ngot_targets++] = (struct scope_got_target){h->symbol, h->address, thunk, 0};
 }
 
-/* Prepares the hook of one candidate: an inline patch appended to pending,
- * or, for an exported function that cannot be patched inline, an entry
- * thunk for the GOT slots that lead to it. */
-static int prepare(struct candidate *c, struct pending *pending, size_t *npending)
+/* Call sites (depth) of hook id, and libunwind when deeper than 1. */
+static void set_callsite_depth(uint32_t id, int depth)
 {
-    char why[256];
-    uint32_t id = (uint32_t)scope_rt.nhooks;
-    if (id >= SCOPE_MAX_HOOKS) {
-        scope_warn("warning: more than %d functions selected: %s (%s) not hooked",
-                  SCOPE_MAX_HOOKS, c->symbol, c->module);
-        return -1;
-    }
-    const char *unsafe = scope_never_hooked(c->symbol);
-    if (unsafe) {
-        scope_warn("warning: %s (%s) is never hooked: %s", c->symbol, c->module, unsafe);
-        return -1;
-    }
-    struct scope_function_code f = {
-        .code = {(const uint8_t *)c->address, c->address, c->size},
-        .room = c->room, .fragments = c->fragments, .nfragments = c->nfragments,
-    };
-    uintptr_t thunk = 0;
-    if (scope_patch_prepare(&f, id, &pending[*npending].patch, &scope_hook_targets[id], why,
-                            sizeof(why)) == 0) {
-        pending[(*npending)++].hook = id;
-    } else if (!c->exported) {
-        scope_warn("warning: cannot hook %s (%s): %s", c->symbol, c->module, why);
-        return -1;
-    } else if (!(thunk = scope_patch_entry_thunk(c->address, id, &scope_hook_targets[id]))) {
-        scope_warn("warning: cannot hook %s (%s): %s, and no memory for an entry thunk",
-                   c->symbol, c->module, why);
-        return -1;
-    }
-    if (add_hook(c) != 0) {
-        *npending -= !thunk;
-        return -1;
-    }
-    scope_hook_callsite_depth[id] = (uint8_t)c->callsite_depth;
-    if (c->callsite_depth > 1 && scope_libunwind_load() != 0 && !unwind_missing_said) {
+    scope_hook_callsite_depth[id] = (uint8_t)depth;
+    if (depth > 1 && scope_libunwind_load() != 0 && !unwind_missing_said) {
         unwind_missing_said = 1;
         scope_warn("warning: libunwind.so.8 not loaded: call sites deeper than the caller are "
                    "left out");
     }
-    if (thunk)
+}
+
+/* Whether c may be hooked at all (not past the hook ids, not a function a
+ * hook breaks); says why not. */
+static int may_hook(const struct candidate *c)
+{
+    if (scope_rt.nhooks >= SCOPE_MAX_HOOKS) {
+        scope_warn("warning: more than %d functions selected: %s (%s) not hooked",
+                  SCOPE_MAX_HOOKS, c->symbol, c->module);
+        return 0;
+    }
+    const char *unsafe = scope_never_hooked(c->symbol);
+    if (unsafe) {
+        scope_warn("warning: %s (%s) is never hooked: %s", c->symbol, c->module, unsafe);
+        return 0;
+    }
+    return 1;
+}
+
+static struct scope_function_code live_code(const struct candidate *c)
+{
+    return (struct scope_function_code){
+        .code = {(const uint8_t *)c->address, c->address, c->size},
+        .room = c->room, .fragments = c->fragments, .nfragments = c->nfragments,
+    };
+}
+
+/* Hooks c through an entry thunk (why: its first bytes cannot be patched),
+ * appended to *t. */
+static int hook_by_thunk(struct candidate *c, const char *why, struct thunked **t, size_t *nt)
+{
+    uint32_t id = (uint32_t)scope_rt.nhooks;
+    uintptr_t thunk = scope_patch_entry_thunk(c->address, id, &scope_hook_targets[id]);
+    if (!thunk) {
+        scope_warn("warning: cannot hook %s (%s): %s, and no memory for an entry thunk",
+                   c->symbol, c->module, why);
+        return -1;
+    }
+    struct thunked *more = realloc(*t, (*nt + 1) * sizeof(**t));
+    if (!more)
+        return -1;
+    *t = more;
+    int exported = c->exported, depth = c->callsite_depth;
+    if (add_hook(c) != 0)
+        return -1;
+    struct thunked *k = &more[(*nt)++];
+    *k = (struct thunked){.hook = id, .thunk = thunk, .exported = exported};
+    snprintf(k->why, sizeof(k->why), "%s", why);
+    set_callsite_depth(id, depth);
+    if (exported)
         add_got_target(id, thunk);
     return 0;
+}
+
+/* Prepares the inline patch of c, appended to pending; a function whose
+ * trampoline cannot be built after all goes through a thunk. */
+static void prepare_inline(struct candidate *c, struct pending *pending, size_t *npending,
+                           struct thunked **t, size_t *nt)
+{
+    char why[256];
+    uint32_t id = (uint32_t)scope_rt.nhooks;
+    if (!may_hook(c))
+        return;
+    struct scope_function_code f = live_code(c);
+    if (scope_patch_prepare(&f, id, &pending[*npending].patch, &scope_hook_targets[id], why,
+                            sizeof(why)) != 0) {
+        hook_by_thunk(c, why, t, nt);
+        return;
+    }
+    int depth = c->callsite_depth;
+    if (add_hook(c) != 0)
+        return;
+    pending[(*npending)++].hook = id;
+    set_callsite_depth(id, depth);
+}
+
+/* Points the direct calls to the thunked hooks [from, nt) at their thunks,
+ * module by module. */
+static void redirect_calls(const struct scope_module_list *modules, struct thunked *t,
+                           size_t from, size_t nt)
+{
+    if (from >= nt)
+        return;
+    struct scope_call_target *targets = malloc((nt - from + 1) * sizeof(*targets));
+    size_t *which = malloc((nt - from + 1) * sizeof(*which));
+    for (size_t i = 0; targets && which && i < modules->n; i++) {
+        size_t n = 0;
+        for (size_t k = from; k < nt; k++)
+            if (strcmp(scope_rt.hooks[t[k].hook].module, modules->v[i].path) == 0) {
+                targets[n] = (struct scope_call_target){scope_rt.hooks[t[k].hook].address,
+                                                        t[k].thunk, 0};
+                which[n++] = k;
+            }
+        scope_call_redirect(&modules->v[i], targets, n);
+        for (size_t j = 0; j < n; j++)   /* sorted by function now: find each */
+            for (size_t k = 0; k < n; k++)
+                if (t[which[k]].thunk == targets[j].thunk)
+                    t[which[k]].sites += targets[j].sites;
+    }
+    free(targets);
+    free(which);
+}
+
+/* Says how each thunked hook fared: reached by calls, or not at all. */
+static void report_thunked(const struct thunked *t, size_t nt)
+{
+    for (size_t k = 0; k < nt; k++) {
+        const struct scope_hook *h = &scope_rt.hooks[t[k].hook];
+        size_t got = 0;
+        for (size_t g = 0; g < ngot_targets; g++)
+            if (got_targets[g].thunk == t[k].thunk)
+                got = got_targets[g].modules;
+        if (t[k].sites == 0 && got == 0)
+            scope_warn("warning: cannot hook %s (%s): %s; no direct call%s leads to it: its "
+                       "calls are not recorded", h->symbol, h->module, t[k].why,
+                       t[k].exported ? " or GOT slot" : "");
+        else
+            scope_debug("hooked %s in %s at %zu call sites and through the GOTs of %zu modules "
+                        "(not inline: %s)", h->symbol, h->module, t[k].sites, got, t[k].why);
+    }
 }
 
 static void report_unmatched(void)
@@ -271,26 +368,17 @@ static void collect_new_modules(const struct scope_module_list *modules, struct 
     }
 }
 
-/* Says how each function hooked through GOTs since `from` fared. */
-static void report_got_hooks(size_t from)
-{
-    for (size_t i = from; i < ngot_targets; i++) {
-        const struct scope_got_target *t = &got_targets[i];
-        if (t->modules == 0)
-            scope_warn("warning: %s cannot be patched inline and no module calls it through a "
-                       "GOT yet: its calls are not recorded", t->symbol);
-        else
-            scope_debug("hooked %s through the GOTs of %zu modules (plt): calls from inside "
-                        "its own module are not recorded", t->symbol, t->modules);
-    }
-}
-
-/* Hooks what the config selects in the modules not seen before. Returns
- * the number of hooks added. */
+/* Hooks what the config selects in the modules not seen before: first the
+ * functions that cannot be patched inline, through thunks and their
+ * redirected calls (so that an inline patch displacing such a call moves
+ * the redirected one), then the others inline. Returns the number of hooks
+ * added. */
 static size_t install_new(const struct scope_module_list *modules)
 {
     size_t before = scope_rt.nhooks, got_before = ngot_targets;
     struct candidates c = {0};
+    struct thunked *thunked = NULL;
+    size_t nthunked = 0;
     collect_new_modules(modules, &c);
     if (c.failed) {
         scope_log("out of memory while reading symbols: nothing more hooked");
@@ -298,21 +386,36 @@ static size_t install_new(const struct scope_module_list *modules)
     }
     qsort(c.v, c.n, sizeof(*c.v), by_address);
     struct pending *pending = calloc(c.n ? c.n : 1, sizeof(*pending));
+    unsigned char *inline_ok = calloc(c.n ? c.n : 1, 1);
     size_t npending = 0;
-    if (!pending)
+    if (!pending || !inline_ok) {
+        free(pending);
+        free(inline_ok);
         goto out;
-    for (size_t i = 0; i < c.n; i++) {
-        if (i > 0 && c.v[i].address == c.v[i - 1].address)
-            continue;   /* an alias of the function just hooked */
-        prepare(&c.v[i], pending, &npending);
     }
-    if (scope_trampoline_seal() != 0) {
+    char why[256];
+    for (size_t i = 0; i < c.n; i++) {
+        if ((i > 0 && c.v[i].address == c.v[i - 1].address) || !may_hook(&c.v[i]))
+            continue;   /* an alias of the function just hooked, or never hooked */
+        struct scope_function_code f = live_code(&c.v[i]);
+        inline_ok[i] = scope_patch_check(&f, why, sizeof(why)) == SCOPE_HOOKABLE;
+        if (!inline_ok[i])
+            hook_by_thunk(&c.v[i], why, &thunked, &nthunked);
+    }
+    int sealed = scope_trampoline_seal() == 0;
+    if (sealed)
+        redirect_calls(modules, thunked, 0, nthunked);
+    size_t late = nthunked;
+    for (size_t i = 0; sealed && i < c.n; i++)
+        if (inline_ok[i])
+            prepare_inline(&c.v[i], pending, &npending, &thunked, &nthunked);
+    if (!sealed || scope_trampoline_seal() != 0) {
         scope_log("cannot make trampolines executable: nothing more hooked");
         scope_rt.nhooks = before;
         ngot_targets = got_before;
-        npending = 0;
+        npending = nthunked = 0;
     }
-    char why[256];
+    redirect_calls(modules, thunked, late, nthunked);
     for (size_t i = 0; i < npending; i++) {
         const struct scope_hook *h = &scope_rt.hooks[pending[i].hook];
         if (scope_patch_apply(&pending[i].patch, why, sizeof(why)) != 0)
@@ -321,10 +424,12 @@ static size_t install_new(const struct scope_module_list *modules)
             scope_debug("hooked %s in %s", h->symbol, h->module);
     }
     free(pending);
+    free(inline_ok);
     /* New functions in every module, every function in the new modules. */
     scope_got_redirect(modules->v, modules->n, got_targets, ngot_targets);
-    report_got_hooks(got_before);
+    report_thunked(thunked, nthunked);
 out:
+    free(thunked);
     for (size_t i = 0; i < c.n; i++)
         free_candidate(&c.v[i]);
     free(c.v);

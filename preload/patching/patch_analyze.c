@@ -4,6 +4,7 @@
  * widened) and verify the result by decoding it again. Reads bytes and
  * writes into caller buffers only, so `scope check` runs it on a file. */
 #include "patch_analyze.h"
+#include "lower_bound.h"
 
 #include <Zydis/Zydis.h>
 #include <stdarg.h>
@@ -67,25 +68,85 @@ static int has_short_only_form(ZydisMnemonic m)
 /* A branch from `piece` into the bytes the jump will overwrite (other
  * than to their first byte) would land in the middle of the jump. Returns
  * the offset in piece of the first such branch, or -1. */
-static long branch_into_window(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
+/* Calls fn(at, insn, target, ctx) for each instruction of piece, decoded
+ * from its start, that has a relative immediate operand (call, jmp, jcc,
+ * loop...), until fn returns non-zero; returns that value, or 0. An
+ * undecodable byte is stepped over (skip_bad) or ends the walk. */
+static long walk_branches(const struct scope_code *piece, int skip_bad,
+                          long (*fn)(size_t at, const struct insn *x, uintptr_t target, void *ctx),
+                          void *ctx)
 {
     struct insn x;
     for (size_t off = 0; off < piece->size;) {
         if (decode(piece->bytes + off, piece->size - off, &x) != 0) {
+            if (!skip_bad)
+                return 0;
             off++;
             continue;
         }
         int k = relative_operand(&x);
-        if (k >= 0 && x.op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
-            ZyanU64 target;
-            if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x.i, &x.op[k], piece->address + off,
-                                                      &target)) &&
-                target > lo && target < hi)
-                return (long)off;
-        }
+        ZyanU64 target;
+        long rc;
+        if (k >= 0 && x.op[k].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+            ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&x.i, &x.op[k], piece->address + off, &target)) &&
+            (rc = fn(off, &x, (uintptr_t)target, ctx)) != 0)
+            return rc;
         off += x.i.length;
     }
-    return -1;
+    return 0;
+}
+
+struct window { uintptr_t lo, hi; };
+
+static long lands_in_window(size_t at, const struct insn *x, uintptr_t target, void *ctx)
+{
+    (void)x;
+    const struct window *w = ctx;
+    return target > w->lo && target < w->hi ? (long)at + 1 : 0;
+}
+
+/* The offset in piece of an instruction that branches into (lo, hi), or
+ * -1. */
+static long branch_into_window(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
+{
+    struct window w = {lo, hi};
+    return walk_branches(piece, 1, lands_in_window, &w) - 1;
+}
+
+struct rel32_search {
+    const struct scope_code *piece;
+    const uintptr_t *targets;
+    size_t ntargets;
+    scope_rel32_fn fn;
+    void *ctx;
+    size_t found;
+};
+
+static long rel32_to_target(size_t at, const struct insn *x, uintptr_t target, void *ctx)
+{
+    struct rel32_search *s = ctx;
+    if (x->i.raw.imm[0].size != 32 || !x->i.raw.imm[0].is_relative ||
+        x->i.raw.imm[0].offset + 4u != x->i.length)
+        return 0;
+    size_t lo = scope_lower_bound(s->targets, s->ntargets, target);
+    if (lo < s->ntargets && s->targets[lo] == target) {
+        const struct scope_rel32_branch b = {
+            .displacement = s->piece->address + at + x->i.raw.imm[0].offset,
+            .end = s->piece->address + at + x->i.length,
+            .bytes = s->piece->bytes + at + x->i.raw.imm[0].offset,
+            .target = lo};
+        s->fn(&b, s->ctx);
+        s->found++;
+    }
+    return 0;
+}
+
+size_t scope_find_rel32_branches(const struct scope_code *piece, const uintptr_t *targets,
+                                 size_t ntargets, scope_rel32_fn fn, void *ctx)
+{
+    struct rel32_search s = {piece, targets, ntargets, fn, ctx, 0};
+    walk_branches(piece, 0, rel32_to_target, &s);
+    return s.found;
 }
 
 /* Are the bytes code[from, to) int3 or nop instructions (the last may run

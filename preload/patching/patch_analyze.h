@@ -73,6 +73,22 @@ enum scope_refusal {
 enum scope_refusal scope_patch_check(const struct scope_function_code *f, char *why,
                                      size_t whylen);
 
+/* A direct call or jump with a 32-bit displacement (call, jmp, jcc rel32)
+ * to one of the targets sought. */
+struct scope_rel32_branch {
+    uintptr_t displacement;   /* where its 4 displacement bytes execute */
+    uintptr_t end;            /* the end of the instruction, which they count from */
+    const uint8_t *bytes;     /* those 4 bytes as read */
+    size_t target;            /* index of its target */
+};
+typedef void (*scope_rel32_fn)(const struct scope_rel32_branch *b, void *ctx);
+
+/* Decodes piece from its start and calls fn for each rel32 call or jump to
+ * one of targets[0..ntargets) (ascending). An undecodable instruction ends
+ * the walk: what follows it could be misread. Returns how many it found. */
+size_t scope_find_rel32_branches(const struct scope_code *piece, const uintptr_t *targets,
+                                 size_t ntargets, scope_rel32_fn fn, void *ctx);
+
 /* A few words for a kind: "too short", "branch into window"... */
 const char *scope_refusal_label(enum scope_refusal r);
 

@@ -45,7 +45,7 @@ static long build_trampoline(uint8_t *t, uint32_t hook, const uint8_t *window, s
     return (long)n;
 }
 
-static int write_code(uintptr_t at, const uint8_t *bytes, size_t len)
+int scope_code_write(uintptr_t at, const void *bytes, size_t len)
 {
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t lo = at & ~(uintptr_t)(page - 1);
@@ -97,7 +97,7 @@ uintptr_t scope_patch_entry_thunk(uintptr_t function, uint32_t hook, uintptr_t *
 
 int scope_patch_apply(const struct scope_patch *p, char *why, size_t whylen)
 {
-    if (write_code(p->site, p->jump, p->window) != 0) {
+    if (scope_code_write(p->site, p->jump, p->window) != 0) {
         snprintf(why, whylen, "cannot make the code writable: %m");
         return -1;
     }

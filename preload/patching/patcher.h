@@ -30,6 +30,9 @@ int scope_patch_prepare(const struct scope_function_code *f, uint32_t hook,
  * Returns its address (to seal before use), 0 when no memory. */
 uintptr_t scope_patch_entry_thunk(uintptr_t function, uint32_t hook, uintptr_t *resume);
 
+/* Writes len bytes of code at `at` (its pages writable for the while). */
+int scope_code_write(uintptr_t at, const void *bytes, size_t len);
+
 /* Writes the jump. */
 int scope_patch_apply(const struct scope_patch *p, char *why, size_t whylen);
 

@@ -18,18 +18,21 @@ rc=$?
 cat "$dir/check.out"
 [ $rc -eq 1 ] || fail "check: exit $rc, expected 1"
 has "$dir/check.out" '^scope_normal +[^ ]*inspect_target +scope_normal +yes'
-has "$dir/check.out" '^scope_tiny +[^ ]*inspect_target +scope_tiny +no +the function is 3 bytes'
+has "$dir/check.out" \
+    '^scope_tiny +[^ ]*inspect_target +scope_tiny +calls +calls through its 1 direct call in its module \(not inline: the function is 3 bytes'
+has "$dir/check.out" \
+    '^scope_orphan +[^ ]*inspect_target +scope_orphan +no +the function is 3 bytes.*, and no direct call leads to it$'
 has "$dir/check.out" '^no_such_function +[^ ]*inspect.conf:6 +0 +0 +matches nothing'
 has "$dir/check.out" '^scope_normal +[^ ]*inspect.conf:4 +1 +1 +ok'
 has "$dir/check.out" '^scope_padded +[^ ]*inspect_target +scope_padded +yes'
 has "$dir/check.out" \
     '^sh_plt +[^ ]*libinspect_short.so +sh_plt +plt +calls through the GOTs of 1 module here \(not inline: the function is 4 bytes'
 has "$dir/check.out" \
-    '^4 functions selected, 2 hookable inline \(50\.0%\), 1 through the PLT \(75\.0% in all\), 1 not \(1 too short\)$'
+    '^5 functions selected, 2 hookable inline \(40\.0%\), 2 through the PLT or their calls \(80\.0% in all\), 1 not \(1 too short\)$'
 has "$dir/check.out" '^1 pattern matches nothing$'
 
 "$scope" check -f scope_normal "$program" > "$dir/ok.out" 2>&1 || fail "check -f: exit $?"
-has "$dir/ok.out" '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT \(100\.0% in all\), 0 not$'
+has "$dir/ok.out" '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT or their calls \(100\.0% in all\), 0 not$'
 
 # a function GCC split: its .cold part is listed as a fragment, not selected
 "$scope" check -f 'scope_split*' "$program" > "$dir/split.out" 2>&1 || fail "check split: exit $?"
@@ -38,7 +41,7 @@ has "$dir/split.out" \
     '^scope_split\* +[^ ]*inspect_target +scope_split\.cold +no +a piece of scope_split the compiler split off'
 has "$dir/split.out" '^scope_split\* +-f +1 +1 +ok'
 has "$dir/split.out" \
-    '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT \(100\.0% in all\), 0 not; 1 compiler fragment \(name\.cold\), not functions$'
+    '^1 functions selected, 1 hookable inline \(100\.0%\), 0 through the PLT or their calls \(100\.0% in all\), 0 not; 1 compiler fragment \(name\.cold\), not functions$'
 
 "$scope" check -c "$conf" --format json "$program" > "$dir/check.json" 2> "$dir/check.err"
 [ $? -eq 1 ] || fail "check --format json: exit status"
@@ -46,10 +49,11 @@ python3 - "$dir/check.json" <<'PY' || fail "check JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {r["function"]: r for r in d["functions"]}
-assert f["scope_normal"]["hookable"] == "yes" and f["scope_tiny"]["hookable"] == "no", f
+assert f["scope_normal"]["hookable"] == "yes" and f["scope_tiny"]["hookable"] == "calls", f
+assert f["scope_orphan"]["hookable"] == "no", f
 assert f["scope_padded"]["hookable"] == "yes" and f["sh_plt"]["hookable"] == "plt", f
-assert [p["status"] for p in d["patterns"]] == ["ok", "not all hookable", "matches nothing", "ok",
-                                                "ok"], d
+assert [p["status"] for p in d["patterns"]] == ["ok", "ok", "matches nothing", "ok", "ok",
+                                                "not all hookable"], d
 assert {p["callsite_depth"] for p in d["patterns"]} == {0}, d
 PY
 "$scope" check -f "scope_normal depth=3" --format json "$program" > "$dir/depth.json" ||
@@ -57,7 +61,7 @@ PY
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["patterns"]
 assert [(x["pattern"], x["callsite_depth"]) for x in p] == [("scope_normal", 3)], p' \
     "$dir/depth.json" || fail "check: the call-site depth of a pattern"
-has "$dir/check.err" '^4 functions selected'
+has "$dir/check.err" '^5 functions selected'
 
 printf '[functions]\nsolve\nre:(\n' > "$dir/bad.conf"
 "$scope" check -c "$dir/bad.conf" "$program" > /dev/null 2> "$dir/bad.err"
@@ -70,7 +74,8 @@ has "$dir/missing.err" 'no-such-program: not found'
 "$scope" symbols "$program" 'scope_*' > "$dir/symbols.out" || fail "symbols: exit $?"
 cat "$dir/symbols.out"
 has "$dir/symbols.out" '^[^ ]*inspect_target +scope_normal +0x[0-9a-f]+ +[0-9]+ +yes'
-has "$dir/symbols.out" '^[^ ]*inspect_target +scope_tiny +0x[0-9a-f]+ +3 +no +the function is 3'
+has "$dir/symbols.out" '^[^ ]*inspect_target +scope_tiny +0x[0-9a-f]+ +3 +calls +calls through its 1 direct call'
+has "$dir/symbols.out" '^[^ ]*inspect_target +scope_orphan +0x[0-9a-f]+ +3 +no +the function is 3'
 "$scope" symbols --format csv "$program" > "$dir/all.csv" || fail "symbols csv: exit $?"
 has "$dir/all.csv" '^module,function,address,size,hookable,reason$'
 has "$dir/all.csv" 'libc\.so\.6,'      # the libraries the program loads are listed too
@@ -84,7 +89,7 @@ assert rows[0]["module"].endswith("libc.so.6")
 PY
 "$scope" symbols --summary "$program" > "$dir/summary.out" || fail "symbols --summary"
 has "$dir/summary.out" \
-    '^[0-9]+ functions, [0-9]+ hookable inline \([0-9.]+%\), [0-9]+ through the PLT \([0-9.]+% in all\)'
+    '^[0-9]+ functions, [0-9]+ hookable inline \([0-9.]+%\), [0-9]+ through the PLT or their calls \([0-9.]+% in all\)'
 
 # Exported functions of a library that cannot be patched inline: through
 # the GOT of the one module that calls them; also with the library found
@@ -93,7 +98,7 @@ has "$dir/summary.out" \
 cat "$dir/plt.out"
 has "$dir/plt.out" '^sh_plt +[^ ]*libinspect_short\.so +sh_plt +plt +calls through the GOTs of 1 module here \(not inline: the function is 4 bytes'
 has "$dir/plt.out" '^sh_branch +[^ ]*libinspect_short\.so +sh_branch +plt +calls through the GOTs of 1 module here \(not inline: the instruction at \+0x[0-9a-f]+ branches into the patched bytes'
-has "$dir/plt.out" '^2 functions selected, 0 hookable inline \(0\.0%\), 2 through the PLT \(100\.0% in all\), 0 not$'
+has "$dir/plt.out" '^2 functions selected, 0 hookable inline \(0\.0%\), 2 through the PLT or their calls \(100\.0% in all\), 0 not$'
 (cd "$(dirname "$program")" && LD_LIBRARY_PATH=. "$scope" symbols "./$(basename "$program")" 'sh_*') \
     > "$dir/relative.out" 2>&1 || fail "symbols with a relative LD_LIBRARY_PATH: exit $?"
 has "$dir/relative.out" '^\./libinspect_short\.so +sh_plt +0x[0-9a-f]+ +4 +plt'

@@ -1,7 +1,8 @@
 /* tiny.S: functions shorter than the 5-byte jump (3 bytes: xor eax,eax;
  * ret): scope_padded is followed by int3 padding up to the next function,
- * which the jump may borrow; scope_tiny directly by another function, so
- * `scope check` refuses it. scope_split has its unlikely part split off
+ * which the jump may borrow; scope_tiny and scope_orphan directly by
+ * another function: scope_tiny, which main calls, is hooked at that call;
+ * scope_orphan, called by nothing, `scope check` refuses. scope_split has its unlikely part split off
  * as GCC does, scope_split.cold: a fragment jumped into, not a function. */
     .text
     .globl scope_padded
@@ -19,6 +20,13 @@ scope_tiny:
     xorl %eax, %eax
     ret
     .size scope_tiny, . - scope_tiny
+
+    .globl scope_orphan
+    .type scope_orphan, @function
+scope_orphan:
+    xorl %eax, %eax
+    ret
+    .size scope_orphan, . - scope_orphan
 
     .globl scope_after_tiny
     .type scope_after_tiny, @function

@@ -2,8 +2,9 @@
  * after endbr64, relocation of RIP-relative operands and short branches
  * (verified by decoding the result with Zydis), every refusal with its
  * reason, short functions borrowing the padding after them, branches from
- * split-off fragments, and a live patch of a function in this test that
- * must still compute the same results through its trampoline. */
+ * split-off fragments, the direct calls and jumps found for the call-site
+ * fallback, and a live patch of a function in this test that must still
+ * compute the same results through its trampoline. */
 #include <Zydis/Zydis.h>
 #include <check.h>
 
@@ -197,6 +198,50 @@ static int find_size(const struct scope_symbol *sym, void *ctx)
     return 1;
 }
 
+struct found_branches {
+    uintptr_t displacement[8], end[8];
+    size_t target[8], n;
+};
+
+static void keep_branch(const struct scope_rel32_branch *b, void *ctx)
+{
+    struct found_branches *f = ctx;
+    ck_assert_uint_lt(f->n, 8);
+    f->displacement[f->n] = b->displacement;
+    f->end[f->n] = b->end;
+    f->target[f->n++] = b->target;
+}
+
+START_TEST(rel32_branches_found)
+{
+    /* at 0x1000: call 0x2000; jmp 0x3000 (short form: not seen); call
+     * 0x2800 (not sought); jne 0x3000 (rel32); bnd jmp 0x2000; then an
+     * undecodable byte, after which a call 0x2000 is not read */
+    static const uint8_t code[] = {
+        0xe8, 0xfb, 0x0f, 0x00, 0x00,             /* 1000: call 2000 */
+        0xeb, 0x00,                               /* 1005: jmp +0 (short) */
+        0xe8, 0xf4, 0x17, 0x00, 0x00,             /* 1007: call 2800 */
+        0x0f, 0x85, 0xee, 0x1f, 0x00, 0x00,       /* 100c: jne 3000 */
+        0xf2, 0xe9, 0xe8, 0x0f, 0x00, 0x00,       /* 1012: bnd jmp 2000 */
+        0x06,                                     /* 1018: push es: invalid in 64-bit */
+        0xe8, 0xe2, 0x0f, 0x00, 0x00,             /* 1019: call 2000 */
+    };
+    const uintptr_t targets[] = {0x2000, 0x3000};
+    struct scope_code piece = {code, 0x1000, sizeof code};
+    struct found_branches f = {0};
+    ck_assert_uint_eq(scope_find_rel32_branches(&piece, targets, 2, keep_branch, &f), 3);
+    ck_assert_uint_eq(f.displacement[0], 0x1001);
+    ck_assert_uint_eq(f.end[0], 0x1005);
+    ck_assert_uint_eq(f.target[0], 0);
+    ck_assert_uint_eq(f.displacement[1], 0x100e);
+    ck_assert_uint_eq(f.end[1], 0x1012);
+    ck_assert_uint_eq(f.target[1], 1);
+    ck_assert_uint_eq(f.displacement[2], 0x1014);
+    ck_assert_uint_eq(f.end[2], 0x1018);
+    ck_assert_uint_eq(f.target[2], 0);
+}
+END_TEST
+
 START_TEST(live_patch_keeps_results)
 {
     struct lookup l = {"mix", 0};
@@ -229,6 +274,7 @@ int main(void)
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, short_function_borrows_padding);
     tcase_add_test(tc, fragment_branch_into_window_refused);
+    tcase_add_test(tc, rel32_branches_found);
     tcase_add_test(tc, live_patch_keeps_results);
     suite_add_tcase(s, tc);
     return scope_check_run(s);

@@ -46,8 +46,8 @@ static const char check_help[] =
 struct selected {
     int pattern;
     char *module, *name, *why;
-    const char *refusal;
-    bool plt, fragment;
+    const char *refusal, *verdict;   /* verdict: inspect_verdict's */
+    bool fragment;
 };
 
 struct check_run {
@@ -76,7 +76,7 @@ static void keep(const struct inspected *s, void *ctx)
     }
     run->v[run->n++] = (struct selected){s->pattern, xmalloc_copy(s->sym->module_path),
                                          xmalloc_copy(s->sym->name), xmalloc_copy(s->why),
-                                         s->refusal, s->plt, s->fragment};
+                                         s->refusal, inspect_verdict(s), s->fragment};
 }
 
 /* The pattern as written: "!libfoo.so:re:^x". */
@@ -111,7 +111,7 @@ static void functions_table(const struct check_run *run, const struct scope_conf
             table_text(t, text);
             table_text(t, s->module);
             table_text(t, s->name);
-            table_text(t, s->refusal ? "no" : s->plt ? "plt" : "yes");
+            table_text(t, s->verdict);
             table_text(t, s->why);
         }
 }

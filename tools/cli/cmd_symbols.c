@@ -69,7 +69,7 @@ static void list_symbol(const struct inspected *s, void *ctx)
     table_text(run->rows, s->sym->name);
     table_text(run->rows, address);
     table_int(run->rows, (int64_t)s->sym->size);
-    table_text(run->rows, s->refusal ? "no" : s->plt ? "plt" : "yes");
+    table_text(run->rows, inspect_verdict(s));
     table_text(run->rows, s->why);
 }
 

@@ -17,9 +17,9 @@ struct inspected {
     int pattern;                     /* the selecting pattern of the config, -1 without one */
     const char *refusal;             /* NULL: hookable (inline or through the PLT); else
                                         a label ("too short") */
-    bool plt;                        /* hookable only through the GOTs of other modules
-                                        (exported, not patchable inline) */
-    size_t plt_modules;              /* ... of which this many are inspected here */
+    bool plt;                        /* not patchable inline: hookable through the GOTs
+                                        of other modules (exported) and its direct calls */
+    size_t plt_modules;              /* modules inspected here whose GOT leads to it */
     const char *why;                 /* the reason in full, "" when hookable inline */
     bool alias;                      /* another name of the function reported just before */
     bool fragment;                   /* a compiler fragment (name.cold), not a function */
@@ -47,10 +47,14 @@ struct inspect_tally {
     size_t nreasons;
 };
 
+/* The "hookable" column: yes (inline), plt (exported, through GOTs and its
+ * direct calls), calls (through its direct calls) or no. */
+const char *inspect_verdict(const struct inspected *s);
+
 void inspect_tally_add(struct inspect_tally *t, const struct inspected *s);
 
-/* "N functions <what>, M hookable inline (P%), L through the PLT (Q% in
- * all), K not (2 too short, ...)" */
+/* "N functions <what>, M hookable inline (P%), L through the PLT or their
+ * calls (Q% in all), K not (2 too short, ...)" */
 void inspect_tally_print(const struct inspect_tally *t, const char *what, FILE *out);
 
 #endif
