@@ -182,9 +182,11 @@ static int add_run(struct scope_event_groups *g, const struct scope_event *sorte
     return 0;
 }
 
-/* Fills buf with up to window events of known hooks: how many, -1 on error. */
+/* Fills buf with up to window events of known hooks: how many, -1 on
+ * error. A call that ends before it starts ends where it starts. */
 static long read_window(struct scope_record_reader *in, struct scope_event **buf, size_t *cap,
-                        size_t window, size_t nhooks, char *err, size_t errlen)
+                        size_t window, size_t nhooks, struct scope_event_anomaly *anomaly,
+                        char *err, size_t errlen)
 {
     size_t n = 0;
     for (;;) {
@@ -206,9 +208,18 @@ static long read_window(struct scope_record_reader *in, struct scope_event **buf
         if (k == 0)
             return (long)n;
         size_t kept = n;   /* drop events of unknown hooks */
-        for (size_t i = n; i < n + (size_t)k; i++)
-            if ((*buf)[i].hook < nhooks)
-                (*buf)[kept++] = (*buf)[i];
+        for (size_t i = n; i < n + (size_t)k; i++) {
+            struct scope_event *e = &(*buf)[i];
+            if (e->hook >= nhooks)
+                continue;
+            if (e->end < e->start) {
+                if (!anomaly->found)
+                    *anomaly = (struct scope_event_anomaly){1, e->thread, e->hook, e->start,
+                                                            e->end};
+                e->end = e->start;
+            }
+            (*buf)[kept++] = *e;
+        }
         n = kept;
     }
 }
@@ -237,7 +248,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
         g->region_hook[hook_region[h]] = (uint32_t)h;
     uint64_t in_file = 0;
     for (int first = 1; rc == 0; first = 0) {
-        long n = read_window(in, &batch, &cap, window, nhooks, err, errlen);
+        long n = read_window(in, &batch, &cap, window, nhooks, &g->anomaly, err, errlen);
         if (n < 0 || (n == 0 && !first)) {
             rc = n < 0 ? -1 : 0;
             break;
@@ -283,6 +294,14 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     if (rc != 0)
         scope_event_groups_free(g);
     return rc;
+}
+
+void scope_event_anomaly_text(const struct scope_event_anomaly *a, const char *region, char *buf,
+                              size_t len)
+{
+    snprintf(buf, len, "bug: thread %d: a call of %s ends before it starts ([%lld, %lld] ns), "
+             "kept as ending there; please report it", (int)a->thread, region,
+             (long long)a->start, (long long)a->end);
 }
 
 void scope_event_groups_free(struct scope_event_groups *g)

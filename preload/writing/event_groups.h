@@ -23,6 +23,18 @@
 
 struct scope_run_head;
 
+/* The first call whose records say it ended before it started: a bug of
+ * scope's, which the caller reports in one line (scope_event_anomaly_text);
+ * the call is kept, ending where it starts. (Calls of one thread that
+ * overlap without nesting are real with coroutines: their self times are
+ * left to the reader, as for any order the self pass cannot follow.) */
+struct scope_event_anomaly {
+    int found;
+    int32_t thread;
+    uint32_t hook;
+    int64_t start, end;
+};
+
 struct scope_event_groups {
     size_t count;                 /* events kept (those of known hooks) */
     size_t *region_begin;         /* nregions + 1: region r has calls */
@@ -34,6 +46,7 @@ struct scope_event_groups {
     uint64_t *region_unfinished;  /* its calls open when recording stopped */
     int64_t *region_self;         /* exclusive time of each region's calls, */
     int self_known;               /* when each thread's calls came in end order */
+    struct scope_event_anomaly anomaly;
     /* storage: all events sorted by (region, start) in memory, or sorted
      * runs in a file, merged per region by scope_event_groups_chunk */
     struct scope_event *events;   /* nruns == 0 */
@@ -55,6 +68,10 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
                              size_t window, size_t self_calls, char *err, size_t errlen);
 void scope_event_groups_free(struct scope_event_groups *g);
+
+/* One line on the anomaly (a->found), naming the call's region. */
+void scope_event_anomaly_text(const struct scope_event_anomaly *a, const char *region, char *buf,
+                              size_t len);
 
 static inline size_t scope_event_groups_calls(const struct scope_event_groups *g, size_t r)
 {

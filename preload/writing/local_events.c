@@ -2,6 +2,7 @@
  * timestamps to ns on rank 0's clock and groups the calls by the regions of
  * its hooks. */
 #include "local_events.h"
+#include "log.h"
 #include "region_clones.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -39,6 +40,12 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     if (rc == 0)
         g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,
                                                scope_rt.nregions);
+    if (rc == 0 && g->anomaly.found) {
+        char line[512];
+        scope_event_anomaly_text(&g->anomaly, scope_rt.hooks[g->anomaly.hook].name, line,
+                                 sizeof line);
+        scope_log("%s", line);
+    }
     free(hook_region);
     free(hook_symbol);
     free(threads);

@@ -1,7 +1,8 @@
 /* exec_image.c: a thread replaces the process's image (execl of the
- * program itself) while the main thread waits for it. What the first image
- * recorded must be in its file (500 calls, and the thread's call open at
- * the exec, ending there); the new image, same pid, records its own 500
+ * program itself) while the main thread waits for it (with
+ * CORPUS_EXEC_FROM_MAIN, the main thread itself). What the first image
+ * recorded must be in its file (500 calls, and the call open at the exec,
+ * ending there, unfinished); the new image, same pid, records its own 500
  * calls into a file of its own. */
 #define CORPUS_MAIN
 #include "corpus.h"
@@ -47,8 +48,12 @@ int main(int argc, char **argv)
         puts("exec_image: ok");
         return 0;
     }
+#ifdef CORPUS_EXEC_FROM_MAIN
+    thread_main(argv[0]);
+#else
     pthread_t th;
     CHECK(pthread_create(&th, NULL, thread_main, argv[0]) == 0, "pthread_create");
     pthread_join(th, NULL);
+#endif
     CHECK(0, "the exec did not happen");
 }

@@ -207,6 +207,33 @@ START_TEST(self_times_refused_out_of_order)
 }
 END_TEST
 
+START_TEST(inverted_call_kept_and_reported)
+{
+    /* thread 0: a[10,100], then b whose records say [300,200] */
+    struct call t0[] = {{10, 100, 0}, {300, 200, 1}};
+    struct process p = {0};
+    add_thread(&p, t0, 2, 0);
+    struct scope_event_groups g;
+    build(&p, &g, SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS);
+    ck_assert_int_eq(g.anomaly.found, 1);
+    ck_assert_uint_eq(g.anomaly.hook, 1);
+    ck_assert_int_eq(g.anomaly.start, 300);
+    ck_assert_int_eq(g.anomaly.end, 200);
+    struct scope_chunk *chunk = malloc(sizeof *chunk);
+    ck_assert_uint_eq(scope_event_groups_chunk(&g, 1, 0, chunk), 1);
+    ck_assert_int_eq(chunk->start[0], 300);
+    ck_assert_int_eq(chunk->end[0], 300);
+    ck_assert_int_eq(g.region_self[1], 0);
+    char line[256];
+    scope_event_anomaly_text(&g.anomaly, "b", line, sizeof line);
+    ck_assert_str_eq(line, "bug: thread 0: a call of b ends before it starts ([300, 200] ns), "
+                           "kept as ending there; please report it");
+    free(chunk);
+    scope_event_groups_free(&g);
+    free_process(&p);
+}
+END_TEST
+
 START_TEST(clones_named_per_region)
 {
     /* region 0: a function, its .isra clone twice (two modules) and a
@@ -233,6 +260,7 @@ int main(void)
     tcase_add_test(tc, self_times_in_end_order);
     tcase_add_test(tc, runs_merge_like_one_window);
     tcase_add_test(tc, self_times_refused_out_of_order);
+    tcase_add_test(tc, inverted_call_kept_and_reported);
     tcase_add_test(tc, clones_named_per_region);
     suite_add_tcase(s, tc);
     return scope_check_run(s);

@@ -549,6 +549,13 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
                                            m->run_start_ns - m->clock_offset_ns,
                                            m->clock_offset_ns, (int64_t)dropped};
             int32_t *map;
+            if (g.anomaly.found) {
+                char line[512];
+                const struct scope_meta_hook *h = &scope_meta_hooks(m)[g.anomaly.hook];
+                scope_event_anomaly_text(&g.anomaly, scope_meta_strings(m) + h->name, line,
+                                         sizeof line);
+                fprintf(report, "scope recover: pid %d: %s\n", m->pid, line);
+            }
             name_callsites(&run->procs[i], &sites, &run_sites, &map, report);
             rc = scope_write_rank(api, w, &info, &g, map, meta_region_info, m);
             if (rc != 0)
