@@ -163,6 +163,17 @@ static void rehook_recent_frames(struct scope_thread *t, size_t count)
             *(f - 1)->slot = (uint64_t)scope_exit_stub_address;
 }
 
+/* The same for a call-site capture: the calls an exception in flight
+ * passes (those open when it was thrown) stay unhooked until it is caught,
+ * for its unwinder must not meet an exit stub in its second phase (it
+ * would take the stub for the handler's frame and abort). */
+static void rehook_after_capture(struct scope_thread *t, size_t count)
+{
+    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
+        if ((f - 1)->start > t->unwind_began && *(f - 1)->slot == (f - 1)->return_address)
+            *(f - 1)->slot = (uint64_t)scope_exit_stub_address;
+}
+
 /* The stack of the call whose return-address slot is `slot`, `depth`
  * frames at most, as 1 + the thread's number for it (defined in the record
  * stream first if new), or 0 when it could not be had: the call site is
@@ -188,7 +199,7 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
         unhook_recent_frames(t, unhooked);
         call_out(t, scope_callsite_capture, &c);
     }
-    rehook_recent_frames(t, unhooked);
+    rehook_after_capture(t, unhooked);
     uint32_t stack = c.n ? 1 + c.number : 0;
     if (c.n && c.is_new) {
         size_t n = scope_stackdef_records(c.n);
@@ -373,6 +384,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_unhook(void)
     struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE)
         return;
+    t->unwind_began = now_raw();
     unhook_recent_frames(t, SIZE_MAX);
 }
 
@@ -388,6 +400,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
         struct scope_shadow_frame *f = --t->sp;
         emit(t, f, now);
     }
+    t->unwind_began = 0;
     rehook_recent_frames(t, SIZE_MAX);
 }
 

@@ -41,6 +41,8 @@ struct scope_thread {
     int busy;                            /* >0 while scope's own code runs */
     int status;
     int end_rounds;                      /* of libc's thread-specific destructors */
+    uint64_t unwind_began;               /* raw time an exception in flight put every */
+                                         /* open call's return address back; 0: none */
 };
 
 extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
