@@ -36,14 +36,14 @@ typedef void *(*begin_catch_fn)(void *);
 EXPORT _Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *e)
 {
     REAL(raise_fn, "_Unwind_RaiseException");
-    scope_shadow_unhook();
+    scope_shadow_unwind_begins(e);
     return real(e);
 }
 
 EXPORT _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
 {
     REAL(raise_fn, "_Unwind_Resume_or_Rethrow");
-    scope_shadow_unhook();
+    scope_shadow_unwind_begins(e);
     return real(e);
 }
 
@@ -51,7 +51,7 @@ EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e, _Un
                                                 void *arg)
 {
     REAL(forced_fn, "_Unwind_ForcedUnwind");
-    scope_shadow_unhook();
+    scope_shadow_unwind_begins(e);
     return real(e, stop, arg);
 }
 

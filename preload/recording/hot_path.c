@@ -154,23 +154,25 @@ static void unhook_recent_frames(struct scope_thread *t, size_t count)
             *(f - 1)->slot = (f - 1)->return_address;
 }
 
-/* Exit stubs back in the slots of the `count` most recent open calls (all:
- * SIZE_MAX) whose real return addresses an unhook put back. */
-static void rehook_recent_frames(struct scope_thread *t, size_t count)
+/* When the innermost exception still in flight began to unwind, 0 when
+ * none is: the calls open then are the ones it passes, and its unwinder
+ * must not meet an exit stub in their slots (in its second phase it would
+ * take the stub for the handler's frame and abort). */
+static uint64_t innermost_unwind(const struct scope_thread *t)
 {
-    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
-        if (*(f - 1)->slot == (f - 1)->return_address)
-            *(f - 1)->slot = (uint64_t)scope_exit_stub_address;
+    if (t->unwinds == 0)
+        return 0;
+    return t->unwind_began[(t->unwinds < SCOPE_UNWINDS_KEPT ? t->unwinds : SCOPE_UNWINDS_KEPT) - 1];
 }
 
-/* The same for a call-site capture: the calls an exception in flight
- * passes (those open when it was thrown) stay unhooked until it is caught,
- * for its unwinder must not meet an exit stub in its second phase (it
- * would take the stub for the handler's frame and abort). */
-static void rehook_after_capture(struct scope_thread *t, size_t count)
+/* Exit stubs back in the slots of the `count` most recent open calls (all:
+ * SIZE_MAX) whose real return addresses an unhook put back, except those
+ * an exception in flight passes. */
+static void rehook_recent_frames(struct scope_thread *t, size_t count)
 {
+    uint64_t floor = innermost_unwind(t);
     for (struct scope_shadow_frame *f = t->sp; f > t->sp_base && count > 0; f--, count--)
-        if ((f - 1)->start > t->unwind_began && *(f - 1)->slot == (f - 1)->return_address)
+        if ((f - 1)->start > floor && *(f - 1)->slot == (f - 1)->return_address)
             *(f - 1)->slot = (uint64_t)scope_exit_stub_address;
 }
 
@@ -199,7 +201,7 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
         unhook_recent_frames(t, unhooked);
         call_out(t, scope_callsite_capture, &c);
     }
-    rehook_after_capture(t, unhooked);
+    rehook_recent_frames(t, unhooked);
     uint32_t stack = c.n ? 1 + c.number : 0;
     if (c.n && c.is_new) {
         size_t n = scope_stackdef_records(c.n);
@@ -377,19 +379,40 @@ void scope_end_open_calls(void)
         emit(t, f - 1, now);
 }
 
-/* An exception is about to unwind this thread's stack: the unwinder must
- * see every real return address, not scope_exit_stub. */
+/* An unwinder is about to walk this thread's stack: it must see every
+ * real return address, not scope_exit_stub. */
 __attribute__((visibility("hidden"))) void scope_shadow_unhook(void)
 {
     struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE)
         return;
-    t->unwind_began = now_raw();
+    unhook_recent_frames(t, SIZE_MAX);
+}
+
+/* The same for an exception setting off, in flight until a catch. A
+ * rethrow may come in twice (libgcc's _Unwind_Resume_or_Rethrow calls
+ * _Unwind_RaiseException): the innermost exception in flight is not
+ * counted again. */
+__attribute__((visibility("hidden"))) void scope_shadow_unwind_begins(const void *exception)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE)
+        return;
+    int top = t->unwinds < SCOPE_UNWINDS_KEPT ? t->unwinds : SCOPE_UNWINDS_KEPT;
+    if (top == 0 || t->unwind_exception[top - 1] != exception) {
+        if (t->unwinds < SCOPE_UNWINDS_KEPT) {
+            t->unwind_began[t->unwinds] = now_raw();
+            t->unwind_exception[t->unwinds] = exception;
+        }
+        t->unwinds++;
+    }
     unhook_recent_frames(t, SIZE_MAX);
 }
 
 /* A handler caught it in the frame whose stack pointer is caller_sp: the
- * frames below were unwound (they end now), those above are hooked again. */
+ * frames below were unwound (they end now), those above are hooked again,
+ * except those that an outer exception still unwinds through (one thrown
+ * and caught in a destructor while the outer one unwinds). */
 __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_sp)
 {
     struct scope_thread *t = &scope_tls;
@@ -400,7 +423,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
         struct scope_shadow_frame *f = --t->sp;
         emit(t, f, now);
     }
-    t->unwind_began = 0;
+    t->unwinds -= t->unwinds > 0;
     rehook_recent_frames(t, SIZE_MAX);
 }
 

@@ -29,6 +29,8 @@ enum scope_thread_status {
 struct scope_thread_buffer;
 struct scope_stack_table;
 
+#define SCOPE_UNWINDS_KEPT 8
+
 struct scope_thread {
     struct scope_record *cur;  /* next free record */
     struct scope_record *end;  /* end of the buffer window */
@@ -41,8 +43,12 @@ struct scope_thread {
     int busy;                            /* >0 while scope's own code runs */
     int status;
     int end_rounds;                      /* of libc's thread-specific destructors */
-    uint64_t unwind_began;               /* raw time an exception in flight put every */
-                                         /* open call's return address back; 0: none */
+    /* Exceptions in flight (one thrown while another unwinds, in a
+     * destructor, is caught first): when each put every open call's
+     * return address back, innermost last (SCOPE_UNWINDS_KEPT at most). */
+    uint64_t unwind_began[SCOPE_UNWINDS_KEPT];
+    const void *unwind_exception[SCOPE_UNWINDS_KEPT];
+    int unwinds;
 };
 
 extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec")));
@@ -65,8 +71,11 @@ void scope_exit_stub(void);
 void scope_call_saving_fpu(void (*fn)(void *), void *arg);
 
 /* Exceptions (hot_path.c): real return addresses back on the stack before an
- * unwind, exit stubs again after a catch in the frame at caller_sp. */
+ * unwind (a crash's backtrace, or the exception `exception` setting off:
+ * counted in flight until caught, once however many ways into the unwinder
+ * it takes), exit stubs again after a catch in the frame at caller_sp. */
 void scope_shadow_unhook(void);
+void scope_shadow_unwind_begins(const void *exception);
 void scope_shadow_rehook(uint64_t *caller_sp);
 /* An unwinder passing the exit stub in `slot` (exit_unwind.c). */
 void scope_shadow_unwind_through(uint64_t *slot, int ending);

@@ -1,6 +1,8 @@
 // cxx_rethrow.cpp: exceptions rethrown through hooked frames. A hooked
 // function throws through a frame with a destructor that calls a hooked
-// function while the stack unwinds; its caller catches, calls a hooked
+// function while the stack unwinds (which itself catches an exception its
+// hooked callee throws, while the first is still in flight); its caller
+// catches, calls a hooked
 // handler and rethrows (`throw;`); the next catches everything (`catch
 // (...)`), calls the handler and rethrows; the outermost catches it, then
 // inside its catch block rethrows it again with std::rethrow_exception in
@@ -17,9 +19,20 @@ struct Err {
 
 static long cleanups;
 
+extern "C" HOOKED long rr_inner(long x)
+{
+    if (x >= 0)
+        throw Err{x};
+    return x;
+}
+
 extern "C" HOOKED long rr_cleanup(long x)
 {
-    return x + SEED;
+    try {
+        return rr_inner(x);
+    } catch (const Err &e) {
+        return e.v + SEED;
+    }
 }
 
 extern "C" HOOKED long rr_handler(long x)
