@@ -5,7 +5,8 @@
  * call's return-address slot and calls this before reading the slot: the
  * real return address goes back, so destructors and cleanups of the
  * callers run and the unwind reaches the thread's start; in the phase that
- * really unwinds, the call ends now. */
+ * really unwinds, the call ends now, unfinished when the unwind is forced
+ * (the thread ends under it). */
 #include <stdint.h>
 #include <unwind.h>
 
@@ -21,6 +22,7 @@ scope_exit_personality(int version, _Unwind_Action actions, _Unwind_Exception_Cl
     /* The CFA here is the hooked function's: its return-address slot lies
      * just below. */
     uint64_t *slot = (uint64_t *)_Unwind_GetCFA(context) - 1;
-    scope_shadow_unwind_through(slot, (actions & _UA_CLEANUP_PHASE) != 0);
+    scope_shadow_unwind_through(slot, (actions & _UA_CLEANUP_PHASE) != 0,
+                                (actions & _UA_FORCE_UNWIND) != 0);
     return _URC_CONTINUE_UNWIND;
 }

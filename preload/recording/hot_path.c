@@ -291,6 +291,21 @@ static void end_frames_down_to(struct scope_thread *t, struct scope_shadow_frame
     t->sp = f;
 }
 
+/* Ends, at `now`, the open calls above frame f, innermost first, after a
+ * record that marks them unfinished: they did not return, they end as
+ * recording stops or as their thread ends under them. */
+static void end_unfinished(struct scope_thread *t, const struct scope_shadow_frame *f,
+                           uint64_t now)
+{
+    if (!scope_recording || t->sp == f)
+        return;
+    struct scope_record *r = take_slots(t, 1);
+    if (r)
+        scope_unfinished_encode(r, now, (uint32_t)(t->sp - f));
+    for (struct scope_shadow_frame *g = t->sp; g > f; g--)
+        emit(t, g - 1, now);
+}
+
 /* known_stack(), or 2 for the signal stack; 0 still means unknown. */
 static size_t stack_kind(const struct scope_thread *t, const struct scope_stack_range *signal_stack,
                          const void *p)
@@ -367,16 +382,8 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
 void scope_end_open_calls(void)
 {
     struct scope_thread *t = &scope_tls;
-    if ((t->status != SCOPE_THREAD_ACTIVE && t->status != SCOPE_THREAD_FULL) || !scope_recording)
-        return;
-    if (t->sp == t->sp_base)
-        return;
-    uint64_t now = now_raw();
-    struct scope_record *r = take_slots(t, 1);
-    if (r)
-        scope_unfinished_encode(r, now, (uint32_t)(t->sp - t->sp_base));
-    for (struct scope_shadow_frame *f = t->sp; f > t->sp_base; f--)
-        emit(t, f - 1, now);
+    if (t->status == SCOPE_THREAD_ACTIVE || t->status == SCOPE_THREAD_FULL)
+        end_unfinished(t, t->sp_base, now_raw());
 }
 
 /* An unwinder is about to walk this thread's stack: it must see every
@@ -430,10 +437,12 @@ __attribute__((visibility("hidden"))) void scope_shadow_rehook(uint64_t *caller_
 /* An unwinder reached the exit stub in the return-address slot `slot`
  * (exit_unwind.c): the real return address goes back so that it can go on
  * to the caller; when the frame is really being unwound (`ending`), its
- * call and the deeper ones still open end now. Nothing is done while scope
+ * call and the deeper ones still open end now (unfinished when the unwind
+ * ends the thread: pthread_exit, cancellation). Nothing is done while scope
  * is half way through a frame (an asynchronous cancel in the hot path): the
  * unwind then stops there, as it would without scope's help. */
-__attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t *slot, int ending)
+__attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t *slot, int ending,
+                                                                 int thread_ends)
 {
     struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE || t->busy)
@@ -442,6 +451,10 @@ __attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t 
     if (!f)
         return;
     *slot = f->return_address;
-    if (ending)
+    if (ending && thread_ends) {
+        end_unfinished(t, f, now_raw());
+        t->sp = f;
+    } else if (ending) {
         end_frames_down_to(t, f, now_raw());
+    }
 }

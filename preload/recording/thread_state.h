@@ -78,7 +78,7 @@ void scope_shadow_unhook(void);
 void scope_shadow_unwind_begins(const void *exception);
 void scope_shadow_rehook(uint64_t *caller_sp);
 /* An unwinder passing the exit stub in `slot` (exit_unwind.c). */
-void scope_shadow_unwind_through(uint64_t *slot, int ending);
+void scope_shadow_unwind_through(uint64_t *slot, int ending, int thread_ends);
 
 /* Ends, in the record, the calling thread's open calls (hot_path.c), just
  * before recording stops. */

@@ -23,9 +23,10 @@ static void say_incomplete(const scope_file *f, const int *ranks, size_t n_ranks
                     scope_rank_id(f, i), dropped);
         if (unfinished && selected)
             fprintf(stderr, "scope summary: rank %d: %" PRIu64 " call%s had not returned when"
-                    " recording stopped (exit, _exit, exec or MPI_Finalize inside %s) and end"
-                    " there\n", scope_rank_id(f, i), unfinished, unfinished == 1 ? "" : "s",
-                    unfinished == 1 ? "it" : "them");
+                    " recording stopped or %s thread ended (exit, _exit, exec, MPI_Finalize,"
+                    " pthread_exit or cancellation inside %s) and end there\n",
+                    scope_rank_id(f, i), unfinished, unfinished == 1 ? "" : "s",
+                    unfinished == 1 ? "its" : "their", unfinished == 1 ? "it" : "them");
     }
 }
 

@@ -76,9 +76,10 @@ SCOPE_API int scope_rank_id(const scope_file *f, size_t i);
 /* Calls of rank i that were not recorded (more calls open at once on a
  * thread than scope's shadow stack holds): the rank's dropped_events. */
 SCOPE_API uint64_t scope_rank_dropped(const scope_file *f, size_t i);
-/* Calls of rank i still open when recording stopped (exit or _exit inside
- * them, exec, MPI_Finalize): they end at that time. The sum of its
- * regions' unfinished_calls. */
+/* Calls of rank i still open when recording stopped or their thread ended
+ * (exit or _exit inside them, exec, MPI_Finalize, pthread_exit,
+ * cancellation): they end at that time. The sum of its regions'
+ * unfinished_calls. */
 SCOPE_API uint64_t scope_rank_unfinished(const scope_file *f, size_t i);
 SCOPE_API bool scope_has_rank(const scope_file *f, int rank);
 
