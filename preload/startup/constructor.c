@@ -109,11 +109,14 @@ static void claim_output_file(void)
         setenv("SCOPE_OUTPUT_OWNER", pid, 1);
         return;
     }
-    if (strcmp(owner, pid) == 0)
+    static int derived;   /* forked from a process that derived it: already a child's */
+    if (strcmp(owner, pid) == 0 || derived)
         return;
     char *child = scope_child_output_pattern(scope_rt.config.output_file);
-    if (child)
+    if (child) {
         scope_rt.config.output_file = child;   /* lives as long as the process */
+        derived = 1;
+    }
 }
 
 /* A forked child that goes on recording (a worker, daemon()'s child) is a

@@ -19,14 +19,14 @@ cat "$dir/check.out"
 [ $rc -eq 1 ] || fail "check: exit $rc, expected 1"
 has "$dir/check.out" '^scope_normal +[^ ]*inspect_target +scope_normal +yes'
 has "$dir/check.out" \
-    '^scope_tiny +[^ ]*inspect_target +scope_tiny +calls +calls through its 1 direct call in its module \(not inline: the function is 3 bytes'
+    '^scope_tiny +[^ ]*inspect_target +scope_tiny +calls +calls through its 1 direct call in its module, not through pointers \(not inline: the function is 3 bytes'
 has "$dir/check.out" \
     '^scope_orphan +[^ ]*inspect_target +scope_orphan +no +the function is 3 bytes.*, and no direct call leads to it$'
 has "$dir/check.out" '^no_such_function +[^ ]*inspect.conf:6 +0 +0 +matches nothing'
 has "$dir/check.out" '^scope_normal +[^ ]*inspect.conf:4 +1 +1 +ok'
 has "$dir/check.out" '^scope_padded +[^ ]*inspect_target +scope_padded +yes'
 has "$dir/check.out" \
-    '^sh_plt +[^ ]*libinspect_short.so +sh_plt +plt +calls through the GOTs of 1 module here \(not inline: the function is 4 bytes'
+    '^sh_plt +[^ ]*libinspect_short.so +sh_plt +plt +calls through the GOTs of 1 module here, not through pointers \(not inline: the function is 4 bytes'
 has "$dir/check.out" \
     '^5 functions selected, 2 hookable inline \(40\.0%\), 2 through the PLT or their calls \(80\.0% in all\), 1 not \(1 too short\)$'
 has "$dir/check.out" '^1 pattern matches nothing$'
@@ -96,8 +96,8 @@ has "$dir/summary.out" \
 # along a relative LD_LIBRARY_PATH.
 "$scope" check -f sh_plt,sh_branch "$program" > "$dir/plt.out" 2>&1 || fail "check plt: exit $?"
 cat "$dir/plt.out"
-has "$dir/plt.out" '^sh_plt +[^ ]*libinspect_short\.so +sh_plt +plt +calls through the GOTs of 1 module here \(not inline: the function is 4 bytes'
-has "$dir/plt.out" '^sh_branch +[^ ]*libinspect_short\.so +sh_branch +plt +calls through the GOTs of 1 module here \(not inline: the instruction at \+0x[0-9a-f]+ branches into the patched bytes'
+has "$dir/plt.out" '^sh_plt +[^ ]*libinspect_short\.so +sh_plt +plt +calls through the GOTs of 1 module here, not through pointers \(not inline: the function is 4 bytes'
+has "$dir/plt.out" '^sh_branch +[^ ]*libinspect_short\.so +sh_branch +plt +calls through the GOTs of 1 module here, not through pointers \(not inline: the instruction at \+0x[0-9a-f]+ branches into the patched bytes'
 has "$dir/plt.out" '^2 functions selected, 0 hookable inline \(0\.0%\), 2 through the PLT or their calls \(100\.0% in all\), 0 not$'
 (cd "$(dirname "$program")" && LD_LIBRARY_PATH=. "$scope" symbols "./$(basename "$program")" 'sh_*') \
     > "$dir/relative.out" 2>&1 || fail "symbols with a relative LD_LIBRARY_PATH: exit $?"

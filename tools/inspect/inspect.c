@@ -192,8 +192,8 @@ static int visit(const struct scope_symbol *sym, void *data)
                      calls == 1 ? "" : "s");
         s.plt = sym->exported || calls;
         if (s.plt)
-            snprintf(why, sizeof why, "calls through %s%s%s (not inline: %s)", got,
-                     *got && *direct ? " and " : "", direct, inline_why);
+            snprintf(why, sizeof why, "calls through %s%s%s, not through pointers (not inline: "
+                     "%s)", got, *got && *direct ? " and " : "", direct, inline_why);
         else {
             s.refusal = scope_refusal_label(r);
             snprintf(why, sizeof why, "%s, and no direct call leads to it", inline_why);
