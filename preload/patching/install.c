@@ -15,6 +15,7 @@
 #include "grow_array.h"
 #include "libunwind_local.h"
 #include "log.h"
+#include "name_index.h"
 #include "never_hooked.h"
 #include "patcher.h"
 #include "runtime.h"
@@ -35,6 +36,7 @@ struct candidate {
     size_t size, room;
     int exported;
     int callsite_depth;
+    struct scope_patch_site site;   /* where its inline patch goes, once analysed */
     struct scope_code *fragments;   /* bytes: the live code at address */
     size_t nfragments;
 };
@@ -45,10 +47,11 @@ struct candidates {
     int failed;
 };
 
-/* A prepared inline patch and its hook. */
+/* Prepared inline patches (ascending addresses) and their hooks. */
 struct pending {
-    struct scope_patch patch;
-    size_t hook;
+    struct scope_patch *patch;
+    uint32_t *hook;
+    size_t n;
 };
 
 /* A hook entered through a thunk, and why its first bytes could not be
@@ -153,17 +156,26 @@ static int by_address(const void *a, const void *b)
     return strcmp(x->symbol, y->symbol);
 }
 
+/* The region named `name`, a new one if none is. */
 static uint32_t region_of(const char *name)
 {
-    for (size_t i = 0; i < scope_rt.nregions; i++)
-        if (strcmp(scope_rt.regions[i], name) == 0)
-            return (uint32_t)i;
-    char **r = realloc(scope_rt.regions, (scope_rt.nregions + 1) * sizeof(*r));
-    if (!r)
+    static struct scope_name_index index;
+    static size_t regions_cap;
+    long found = scope_name_index_find(&index, scope_rt.regions, name);
+    if (found >= 0)
+        return (uint32_t)found;
+    if (scope_grow_array((void **)&scope_rt.regions, &regions_cap, scope_rt.nregions + 1,
+                         sizeof(*scope_rt.regions)) != 0)
         return UINT32_MAX;
-    scope_rt.regions = r;
-    r[scope_rt.nregions] = strdup(name);
-    return r[scope_rt.nregions] ? (uint32_t)scope_rt.nregions++ : UINT32_MAX;
+    char *copy = strdup(name);
+    if (!copy)
+        return UINT32_MAX;
+    scope_rt.regions[scope_rt.nregions] = copy;
+    if (scope_name_index_add(&index, scope_rt.regions, scope_rt.nregions + 1) != 0) {
+        free(copy);
+        return UINT32_MAX;
+    }
+    return (uint32_t)scope_rt.nregions++;
 }
 
 /* Makes c hook number scope_rt.nhooks. */
@@ -259,23 +271,23 @@ static int hook_by_thunk(struct candidate *c, const char *why, struct thunked **
 
 /* Prepares the inline patch of c, appended to pending; a function whose
  * trampoline cannot be built after all goes through a thunk. */
-static void prepare_inline(struct candidate *c, struct pending *pending, size_t *npending,
-                           struct thunked **t, size_t *nt)
+static void prepare_inline(struct candidate *c, struct pending *pending, struct thunked **t,
+                           size_t *nt)
 {
     char why[256];
     uint32_t id = (uint32_t)scope_rt.nhooks;
     if (!may_hook(c))
         return;
     struct scope_function_code f = live_code(c);
-    if (scope_patch_prepare(&f, id, &pending[*npending].patch, &scope_hook_targets[id], why,
-                            sizeof(why)) != 0) {
+    if (scope_patch_prepare(&f, &c->site, id, &pending->patch[pending->n],
+                            &scope_hook_targets[id], why, sizeof(why)) != 0) {
         hook_by_thunk(c, why, t, nt);
         return;
     }
     int depth = c->callsite_depth;
     if (add_hook(c) != 0)
         return;
-    pending[(*npending)++].hook = id;
+    pending->hook[pending->n++] = id;
     set_callsite_depth(id, depth);
 }
 
@@ -320,8 +332,9 @@ static void report_thunked(const struct thunked *t, size_t nt)
                        "calls are not recorded", h->symbol, h->module, t[k].why,
                        t[k].exported ? " or GOT slot" : "");
         else
-            scope_debug("hooked %s in %s at %zu call sites and through the GOTs of %zu modules "
-                        "(not inline: %s)", h->symbol, h->module, t[k].sites, got, t[k].why);
+            scope_debug("hooked %s in %s at %zu call site%s and through the GOTs of %zu "
+                        "module%s (not inline: %s)", h->symbol, h->module, t[k].sites,
+                        t[k].sites == 1 ? "" : "s", got, got == 1 ? "" : "s", t[k].why);
     }
 }
 
@@ -385,12 +398,16 @@ static size_t install_new(const struct scope_module_list *modules)
         goto out;
     }
     qsort(c.v, c.n, sizeof(*c.v), by_address);
-    struct pending *pending = calloc(c.n ? c.n : 1, sizeof(*pending));
-    unsigned char *inline_ok = calloc(c.n ? c.n : 1, 1);
-    size_t npending = 0;
-    if (!pending || !inline_ok) {
-        free(pending);
+    size_t cap = c.n ? c.n : 1;
+    struct pending pending = {calloc(cap, sizeof(*pending.patch)),
+                              calloc(cap, sizeof(*pending.hook)), 0};
+    unsigned char *inline_ok = calloc(cap, 1);
+    int *applied = calloc(cap, sizeof(*applied));
+    if (!pending.patch || !pending.hook || !inline_ok || !applied) {
+        free(pending.patch);
+        free(pending.hook);
         free(inline_ok);
+        free(applied);
         goto out;
     }
     char why[256];
@@ -398,7 +415,7 @@ static size_t install_new(const struct scope_module_list *modules)
         if ((i > 0 && c.v[i].address == c.v[i - 1].address) || !may_hook(&c.v[i]))
             continue;   /* an alias of the function just hooked, or never hooked */
         struct scope_function_code f = live_code(&c.v[i]);
-        inline_ok[i] = scope_patch_check(&f, why, sizeof(why)) == SCOPE_HOOKABLE;
+        inline_ok[i] = scope_patch_analyze(&f, &c.v[i].site, why, sizeof(why)) == 0;
         if (!inline_ok[i])
             hook_by_thunk(&c.v[i], why, &thunked, &nthunked);
     }
@@ -408,23 +425,26 @@ static size_t install_new(const struct scope_module_list *modules)
     size_t late = nthunked;
     for (size_t i = 0; sealed && i < c.n; i++)
         if (inline_ok[i])
-            prepare_inline(&c.v[i], pending, &npending, &thunked, &nthunked);
+            prepare_inline(&c.v[i], &pending, &thunked, &nthunked);
     if (!sealed || scope_trampoline_seal() != 0) {
         scope_log("cannot make trampolines executable: nothing more hooked");
         scope_rt.nhooks = before;
         ngot_targets = got_before;
-        npending = nthunked = 0;
+        pending.n = nthunked = 0;
     }
     redirect_calls(modules, thunked, late, nthunked);
-    for (size_t i = 0; i < npending; i++) {
-        const struct scope_hook *h = &scope_rt.hooks[pending[i].hook];
-        if (scope_patch_apply(&pending[i].patch, why, sizeof(why)) != 0)
+    scope_patch_apply_all(pending.patch, pending.n, applied, why, sizeof(why));
+    for (size_t i = 0; i < pending.n; i++) {
+        const struct scope_hook *h = &scope_rt.hooks[pending.hook[i]];
+        if (!applied[i])
             scope_warn("warning: cannot hook %s (%s): %s", h->symbol, h->module, why);
         else
             scope_debug("hooked %s in %s", h->symbol, h->module);
     }
-    free(pending);
+    free(pending.patch);
+    free(pending.hook);
     free(inline_ok);
+    free(applied);
     /* New functions in every module, every function in the new modules. */
     scope_got_redirect(modules->v, modules->n, got_targets, ngot_targets);
     report_thunked(thunked, nthunked);

@@ -47,29 +47,27 @@ static long build_trampoline(uint8_t *t, uint32_t hook, const uint8_t *window, s
 
 int scope_code_write(uintptr_t at, const void *bytes, size_t len)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t lo = at & ~(uintptr_t)(page - 1);
-    size_t span = (at + len) - lo;
-    if (mprotect((void *)lo, span, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+    struct scope_patch p = {.site = at, .window = len};
+    int ok = 0;
+    char why[128];
+    if (len > sizeof(p.jump))
         return -1;
-    memcpy((void *)at, bytes, len);
-    __builtin___clear_cache((char *)at, (char *)at + len);
-    return mprotect((void *)lo, span, PROT_READ | PROT_EXEC);
+    memcpy(p.jump, bytes, len);
+    scope_patch_apply_all(&p, 1, &ok, why, sizeof(why));
+    return ok ? 0 : -1;
 }
 
-int scope_patch_prepare(const struct scope_function_code *f, uint32_t hook,
-                        struct scope_patch *p, uintptr_t *resume, char *why, size_t whylen)
+int scope_patch_prepare(const struct scope_function_code *f, const struct scope_patch_site *s,
+                        uint32_t hook, struct scope_patch *p, uintptr_t *resume, char *why,
+                        size_t whylen)
 {
-    struct scope_patch_site s;
-    if (scope_patch_analyze(f, &s, why, whylen) != 0)
-        return -1;
-    uintptr_t site = f->code.address + s.site_offset;
+    uintptr_t site = f->code.address + s->site_offset;
     uint8_t *t = scope_trampoline_reserve(site, TRAMPOLINE_MAX);
     if (!t) {
         snprintf(why, whylen, "no memory for a trampoline within 2 GiB of the function");
         return -1;
     }
-    long n = build_trampoline(t, hook, (const uint8_t *)site, s.moved, site, resume, why, whylen);
+    long n = build_trampoline(t, hook, (const uint8_t *)site, s->moved, site, resume, why, whylen);
     if (n < 0) {
         scope_trampoline_commit(t, 0);
         return -1;
@@ -78,10 +76,10 @@ int scope_patch_prepare(const struct scope_function_code *f, uint32_t hook,
 
     int32_t rel = (int32_t)((intptr_t)t - (intptr_t)(site + SCOPE_JUMP_BYTES));
     p->site = site;
-    p->window = s.window;
+    p->window = s->window;
     p->jump[0] = 0xe9;
     memcpy(p->jump + 1, &rel, 4);
-    memset(p->jump + SCOPE_JUMP_BYTES, 0xcc, s.window - SCOPE_JUMP_BYTES);
+    memset(p->jump + SCOPE_JUMP_BYTES, 0xcc, s->window - SCOPE_JUMP_BYTES);
     return 0;
 }
 
@@ -95,11 +93,40 @@ uintptr_t scope_patch_entry_thunk(uintptr_t function, uint32_t hook, uintptr_t *
     return (uintptr_t)t;
 }
 
-int scope_patch_apply(const struct scope_patch *p, char *why, size_t whylen)
+/* Makes pages [lo, hi) writable (prot PROT_READ|PROT_WRITE|PROT_EXEC) or
+ * executable again. */
+static int protect(uintptr_t lo, uintptr_t hi, int writable)
 {
-    if (scope_code_write(p->site, p->jump, p->window) != 0) {
-        snprintf(why, whylen, "cannot make the code writable: %m");
-        return -1;
+    return mprotect((void *)lo, hi - lo,
+                    PROT_READ | PROT_EXEC | (writable ? PROT_WRITE : 0));
+}
+
+void scope_patch_apply_all(const struct scope_patch *p, size_t n, int *ok, char *why,
+                           size_t whylen)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < n;) {
+        /* a run of patches whose pages follow each other */
+        uintptr_t lo = p[i].site & ~(page - 1);
+        uintptr_t hi = (p[i].site + p[i].window + page - 1) & ~(page - 1);
+        size_t end = i + 1;
+        while (end < n && (p[end].site & ~(page - 1)) <= hi) {
+            uintptr_t next = (p[end].site + p[end].window + page - 1) & ~(page - 1);
+            hi = next > hi ? next : hi;
+            end++;
+        }
+        int writable = protect(lo, hi, 1) == 0;
+        if (!writable)
+            snprintf(why, whylen, "cannot make the code writable: %m");
+        for (size_t k = i; k < end; k++) {
+            ok[k] = writable;
+            if (writable) {
+                memcpy((void *)p[k].site, p[k].jump, p[k].window);
+                __builtin___clear_cache((char *)p[k].site, (char *)p[k].site + p[k].window);
+            }
+        }
+        if (writable && protect(lo, hi, 0) != 0)
+            snprintf(why, whylen, "cannot make the code executable again: %m");
+        i = end;
     }
-    return 0;
 }

@@ -252,10 +252,14 @@ START_TEST(live_patch_keeps_results)
     struct scope_patch p;
     struct scope_function_code f = {{(const uint8_t *)&mix, (uintptr_t)&mix, l.size}, l.size,
                                     NULL, 0};
-    ck_assert_msg(scope_patch_prepare(&f, 0, &p, &scope_hook_targets[0], why, sizeof(why)) == 0,
-                  "%s", why);
+    struct scope_patch_site site;
+    ck_assert_msg(scope_patch_analyze(&f, &site, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(scope_patch_prepare(&f, &site, 0, &p, &scope_hook_targets[0], why,
+                                      sizeof(why)) == 0, "%s", why);
     ck_assert_int_eq(scope_trampoline_seal(), 0);
-    ck_assert_int_eq(scope_patch_apply(&p, why, sizeof(why)), 0);
+    int applied = 0;
+    scope_patch_apply_all(&p, 1, &applied, why, sizeof(why));
+    ck_assert_msg(applied, "%s", why);
     ck_assert_uint_eq(((const uint8_t *)p.site)[0], 0xe9);
     double (*volatile call)(int, double, long) = mix;
     ck_assert(call(3, 0.5, 10) == 11.5);
