@@ -360,14 +360,17 @@ static int was_seen(const struct scope_module *m)
     return 0;
 }
 
-/* The candidates of the modules not seen before, which are then seen. */
-static void collect_new_modules(const struct scope_module_list *modules, struct candidates *c)
+/* The candidates of the modules not seen before, which are then seen;
+ * those modules into fresh (modules->n of room). */
+static void collect_new_modules(const struct scope_module_list *modules, struct candidates *c,
+                                struct scope_module *fresh, size_t *nfresh)
 {
     char err[512];
     for (size_t i = 0; i < modules->n && !c->failed; i++) {
         const struct scope_module *m = &modules->v[i];
         if (was_seen(m))
             continue;
+        fresh[(*nfresh)++] = *m;
         struct seen_module *s = realloc(seen, (nseen + 1) * sizeof(*s));
         if (!s || !(s[nseen].path = strdup(m->path))) {
             seen = s ? s : seen;
@@ -391,9 +394,11 @@ static size_t install_new(const struct scope_module_list *modules)
     size_t before = scope_rt.nhooks, got_before = ngot_targets;
     struct candidates c = {0};
     struct thunked *thunked = NULL;
-    size_t nthunked = 0;
-    collect_new_modules(modules, &c);
-    if (c.failed) {
+    size_t nthunked = 0, nfresh = 0;
+    struct scope_module *fresh = malloc((modules->n ? modules->n : 1) * sizeof(*fresh));
+    if (fresh)
+        collect_new_modules(modules, &c, fresh, &nfresh);
+    if (!fresh || c.failed) {
         scope_log("out of memory while reading symbols: nothing more hooked");
         goto out;
     }
@@ -445,10 +450,14 @@ static size_t install_new(const struct scope_module_list *modules)
     free(pending.hook);
     free(inline_ok);
     free(applied);
-    /* New functions in every module, every function in the new modules. */
-    scope_got_redirect(modules->v, modules->n, got_targets, ngot_targets);
+    /* The new functions in every module, the earlier ones in the new
+     * modules (a dlopen of a plugin must not read every module again). */
+    scope_got_redirect(modules->v, modules->n, got_targets + got_before,
+                       ngot_targets - got_before);
+    scope_got_redirect(fresh, nfresh, got_targets, got_before);
     report_thunked(thunked, nthunked);
 out:
+    free(fresh);
     free(thunked);
     for (size_t i = 0; i < c.n; i++)
         free_candidate(&c.v[i]);
