@@ -197,6 +197,21 @@ void fx_empty(const char *path)
     fx_close(file);
 }
 
+void fx_many_regions(const char *path)
+{
+    hid_t file = fx_create(path);
+    fx_metadata(file, 0);
+    hid_t regions = fx_rank(file, 0);
+    for (int k = 0; k < 40; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%02d", k);
+        const int64_t start[1] = {1000 * k}, end[1] = {1000 * k + 10 * (k + 1)};
+        fx_region(regions, name, start, 1, end, 1, NULL, 0);
+    }
+    H5Gclose(regions);
+    fx_close(file);
+}
+
 static herr_t add_region_stats(hid_t regions, const char *name, const H5L_info_t *info,
                                void *unused)
 {

@@ -40,6 +40,7 @@ void fx_tutorial(const char *path, bool run_start); /* (b)/(c) single-rank run *
 extern const int64_t fx_tutorial_run_start_ns;
 void fx_threads(const char *path);              /* 2 ranks x 2 threads */
 void fx_empty(const char *path);                /* 1 rank, region "solve" without calls */
+void fx_many_regions(const char *path);         /* 1 rank, r00..r39, r39 the longest */
 
 /* Call sites (/metadata/callsite_frames, /metadata/callsites, callsite_ids):
  * frames 0 solve_step (app.c:42), 1 main (app.c:10), 2 /lib/libx.so+0x1234,

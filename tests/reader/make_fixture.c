@@ -23,6 +23,8 @@ int main(int argc, char **argv)
         fx_threads(argv[2]);
     else if (strcmp(argv[1], "empty") == 0)
         fx_empty(argv[2]);
+    else if (strcmp(argv[1], "many-regions") == 0)
+        fx_many_regions(argv[2]);
     else if (strcmp(argv[1], "callsites") == 0)
         fx_callsites(argv[2], FX_SITE_OK);
     else if (strcmp(argv[1], "callsites-same-line") == 0)

@@ -44,6 +44,26 @@ PY
 python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == {'events': []}" "$dir/none.json" ||
     fail "events json without rows: $(cat "$dir/none.json")"
 
+# many regions: summary by total time, the first 30 rows in a table and a
+# note of the rest, every row with --all or in json; info names the 10
+# with the most time
+"$make_fixture" many-regions "$dir/many.h5"
+"$scope" summary "$dir/many.h5" > "$dir/many.txt" 2> "$dir/many.err" || fail "summary many"
+[ "$(grep -c '^r[0-9]' "$dir/many.txt")" -eq 30 ] || fail "summary many: $(grep -c '^r[0-9]' "$dir/many.txt") rows"
+[ "$(grep '^r[0-9]' "$dir/many.txt" | head -1 | cut -d' ' -f1)" = r39 ] || fail "summary many: not by total"
+grep -q "^scope summary: the first 30 of 40 rows; --all for every one$" "$dir/many.err" ||
+    fail "summary many: no note of the rows left out: $(cat "$dir/many.err")"
+[ "$("$scope" summary "$dir/many.h5" --all | grep -c '^r[0-9]')" -eq 40 ] || fail "summary --all"
+[ "$("$scope" summary "$dir/many.h5" --sort region --top 2 2>&1 | grep -c '^r0[01] ')" -eq 2 ] ||
+    fail "summary --sort region --top 2"
+"$scope" summary "$dir/many.h5" --format json > "$dir/many.json" || fail "summary many json"
+python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['regions']) == 40" \
+    "$dir/many.json" || fail "summary json: not every row"
+"$scope" info "$dir/many.h5" > "$dir/info.txt" || fail "info many"
+grep -q "r39, r38, r37, r36, r35, r34, r33, r32, r31, r30 (the 10 with the most time; --all for all 40)" \
+    "$dir/info.txt" || fail "info many: $(cat "$dir/info.txt")"
+"$scope" info "$dir/many.h5" --all | grep -q "r00, r01" || fail "info --all"
+
 echo "not HDF5" > "$dir/text.h5"
 expect_error "^scope: $dir/missing.h5: No such file" summary "$dir/missing.h5"
 expect_error "^scope: $dir/text.h5: not an HDF5 file" events "$dir/text.h5"

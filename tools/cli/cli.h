@@ -20,6 +20,7 @@ enum {
     OPT_EXPORT = 1 << 8,  /* --to, --what, --per-rank */
     OPT_PLOT = 1 << 9,    /* --kind */
     OPT_RECOMPUTE = 1 << 10, /* --recompute */
+    OPT_ALL = 1 << 11,    /* --all: every row of a table cut by default */
 };
 
 typedef enum { EXPORT_CHROME, EXPORT_FOLDED, EXPORT_CSV, EXPORT_JSON } export_format;
@@ -39,6 +40,7 @@ typedef struct cli_options {
     table_format format;
     const char *sort;
     long top; /* -1: all rows */
+    bool all; /* --all */
     bool has_rank;
     int rank;
     const char *output; /* NULL: stdout */
@@ -56,6 +58,11 @@ typedef struct cli_command {
     const char *description;
     const char *example;
     unsigned options;
+    /* Without --sort, the first table is sorted by this column (NULL: as
+     * made); in a table on a terminal, without --top or --all, it shows
+     * this many rows (0: all) and says on stderr how many it left out. */
+    const char *default_sort;
+    long default_top;
     /* Fill the report; -1 with err set on failure (reported for the file). */
     int (*run)(scope_file *f, const cli_options *opt, report *out, scope_error *err);
     /* Instead of run, for subcommands that compare two profiles (FILE FILE). */

@@ -33,6 +33,7 @@ static const option_doc docs[] = {
     {OPT_TIME, "--origin O", "zero point: run-start, first-entry or SECONDS (clock value)"},
     {OPT_SORT, "--sort COLUMN", "sort rows (numbers descending, text ascending)"},
     {OPT_TOP, "--top N", "print the first N rows only"},
+    {OPT_ALL, "--all", "every row, also where a table shows the first ones by default"},
     {OPT_EXPORT, "--to T", "chrome (default), folded, csv or json"},
     {OPT_EXPORT, "--what W", "csv/json: events (default) or summary"},
     {OPT_EXPORT, "--per-rank", "folded: start every stack with 'rank N'"},
@@ -149,7 +150,7 @@ static const char *const plot_names[] = {"gantt", "durations", "flame"};
 static const char *const what_names[] = {"events", "summary"};
 
 enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
-       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_RECOMPUTE, K_OUTPUT = 'o' };
+       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_RECOMPUTE, K_ALL, K_OUTPUT = 'o' };
 
 static const struct {
     struct option opt;
@@ -168,6 +169,7 @@ static const struct {
     {{"per-rank", no_argument, NULL, K_PER_RANK}, OPT_EXPORT},
     {{"kind", required_argument, NULL, K_KIND}, OPT_PLOT},
     {{"recompute", no_argument, NULL, K_RECOMPUTE}, OPT_RECOMPUTE},
+    {{"all", no_argument, NULL, K_ALL}, OPT_ALL},
     {{"output", required_argument, NULL, K_OUTPUT}, OPT_OUTPUT},
     {{"format", required_argument, NULL, K_FORMAT}, GROUP_FORMAT},
     {{"help", no_argument, NULL, K_HELP}, 0},
@@ -195,6 +197,9 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
         return 0;
     case K_RECOMPUTE:
         opt->recompute = true;
+        return 0;
+    case K_ALL:
+        opt->all = true;
         return 0;
     case K_ORIGIN:
         return parse_origin(arg, opt) ? 0 : usage(cmd, "--origin: expected run-start, "

@@ -188,6 +188,13 @@ void table_ns(table *t, int64_t ns)
     cell_added(t);
 }
 
+static size_t n_rows(const table *t);
+
+size_t report_first_rows(const report *r)
+{
+    return r->n ? n_rows(r->tables[0]) : 0;
+}
+
 static size_t n_rows(const table *t)
 {
     return t->n_cols ? t->n_cells / t->n_cols : 0;

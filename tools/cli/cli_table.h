@@ -52,5 +52,7 @@ void table_null(table *t);
 /* Print all tables (what report_rows printed already: only its end). -1
  * with err set for an unknown sort column. */
 int report_print(report *r, scope_error *err);
+/* Rows of the report's first table (before --top). */
+size_t report_first_rows(const report *r);
 
 #endif

@@ -24,31 +24,57 @@ static char *rank_list(const scope_file *f)
     return s;
 }
 
-static char *region_list(const scope_file *f)
+#define INFO_NAMES 10   /* names a table shows of a file with many regions */
+
+static int by_total(const void *a, const void *b)
 {
-    size_t len = 1;
-    for (size_t r = 0; r < scope_region_count(f); r++)
+    double x = ((const scope_region_stats *)a)->total, y = ((const scope_region_stats *)b)->total;
+    return (x < y) - (x > y);
+}
+
+/* The region names, ", "-separated: every one, or, past INFO_NAMES, the
+ * INFO_NAMES with the most time and how to see them all. */
+static char *region_list(scope_file *f, const cli_options *opt, scope_error *err)
+{
+    size_t n = scope_region_count(f), shown = n;
+    scope_region_stats *st = NULL;
+    if (n > INFO_NAMES && !opt->all && opt->format == FORMAT_TABLE) {
+        scope_filter flt;
+        size_t count = 0;
+        if (cli_filter(f, opt, &flt, err) < 0 || !(st = scope_summary(f, &flt, &count, err)))
+            return NULL;
+        qsort(st, count, sizeof *st, by_total);
+        shown = INFO_NAMES < count ? INFO_NAMES : count;
+    }
+    size_t len = 64;
+    for (size_t r = 0; r < n; r++)
         len += strlen(scope_region_name(f, r)) + 2;
     char *s = malloc(len);
-    if (!s)
+    if (!s) {
+        free(st);
+        snprintf(err->message, sizeof err->message, "out of memory");
         return NULL;
-    s[0] = '\0';
-    for (size_t r = 0; r < scope_region_count(f); r++) {
-        if (r)
-            strcat(s, ", ");
-        strcat(s, scope_region_name(f, r));
     }
+    s[0] = '\0';
+    for (size_t i = 0; i < shown; i++) {
+        if (i)
+            strcat(s, ", ");
+        strcat(s, scope_region_name(f, st ? st[i].region : i));
+    }
+    if (st)
+        sprintf(s + strlen(s), " (the %zu with the most time; --all for all %zu)", shown, n);
+    free(st);
     return s;
 }
 
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
-    (void)opt;
-    char *ranks = rank_list(f), *regions = region_list(f);
+    char *ranks = rank_list(f), *regions = ranks ? region_list(f, opt, err) : NULL;
     if (!ranks || !regions) {
         free(ranks);
         free(regions);
-        snprintf(err->message, sizeof err->message, "out of memory");
+        if (!ranks)
+            snprintf(err->message, sizeof err->message, "out of memory");
         return -1;
     }
     static const struct {
@@ -105,8 +131,10 @@ const cli_command cmd_info = {
     .summary = "ranks, regions, event count, run start, time span, metadata",
     .description = "Describe a profile: its ranks and regions, how many calls it holds, the run's\n"
                    "start (null when the file records none), first entry, last exit, time span\n"
-                   "and startup time (first entry - run start), then the /metadata attributes.",
+                   "and startup time (first entry - run start), then the /metadata attributes.\n"
+                   "A table names the 10 regions with the most time when there are more (--all:\n"
+                   "every name; csv and json always list them all).",
     .example = "scope info profiling_data.h5 --format json",
-    .options = 0,
+    .options = OPT_ALL,
     .run = run,
 };

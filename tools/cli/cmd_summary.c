@@ -127,8 +127,13 @@ const cli_command cmd_summary = {
         "stores with each region, without reading the calls; --recompute derives them\n"
         "from the calls instead (files of other writers always are). A rank that\n"
         "could not record every call (its dropped_events), or whose calls were still\n"
-        "open when recording stopped (regions' unfinished_calls), is named on stderr.",
+        "open when recording stopped (regions' unfinished_calls), is named on stderr.\n"
+        "Regions come by total time, most first (--sort for another column); a table\n"
+        "shows the first 30 and says how many it left out (--all, --top N; csv and\n"
+        "json always have every row).",
     .example = "scope summary profiling_data.h5 --sort total --top 5",
-    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_RECOMPUTE,
+    .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_ALL | OPT_RECOMPUTE,
+    .default_sort = "total",
+    .default_top = 30,
     .run = run,
 };

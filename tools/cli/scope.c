@@ -64,10 +64,16 @@ static int run_file_command(const cli_command *cmd, const cli_options *opt)
 {
     scope_error err = {{0}};
     scope_file *f = scope_open_ex(opt->file, opt->recompute ? SCOPE_OPEN_RECOMPUTE : 0, &err);
-    report *r = report_new(stdout, opt->format, opt->sort, opt->top);
+    /* a default cut only for people: scripts reading csv or json get every row */
+    long cut = opt->top < 0 && !opt->all && opt->format == FORMAT_TABLE ? cmd->default_top : 0;
+    report *r = report_new(stdout, opt->format, opt->sort ? opt->sort : cmd->default_sort,
+                           cut > 0 ? cut : opt->top);
     int rc = f ? cmd->run(f, opt, r, &err) : -1;
     if (rc == 0)
         rc = report_print(r, &err);
+    if (rc == 0 && cut > 0 && report_first_rows(r) > (size_t)cut)
+        fprintf(stderr, "scope %s: the first %ld of %zu rows; --all for every one\n", cmd->name,
+                cut, report_first_rows(r));
     if (rc == 0 && fflush(stdout) != 0) {
         snprintf(err.message, sizeof err.message, "cannot write the output");
         rc = -1;
