@@ -23,6 +23,8 @@ struct scope_pattern {
     int line;              /* line in that file, 0 for env */
     int depth;             /* " depth=N": call-site depth, -1: the config's */
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
+    size_t regex_prefix;   /* a regex anchored by '^' matches only names that */
+                           /* start with text[1 .. 1 + regex_prefix) */
     unsigned matches;      /* symbols it matched, counted by scope_config_match */
 };
 

@@ -330,6 +330,31 @@ START_TEST(test_match_order_and_excludes)
 }
 END_TEST
 
+/* Anchored regexes rule names out by their literal prefix first: the
+ * matches are those of regexec alone, whatever follows the prefix. */
+START_TEST(test_match_regex_prefix)
+{
+    ck_assert_int_eq(load("re:^MPI_(Send|Recv)$\nre:^ab*c\nre:^x|y$\nre:^p[|(]q|r\n"
+                          "re:^[]z]w\nre:^k\\.l\n"), 0);
+    ck_assert_uint_eq(cfg.patterns[0].regex_prefix, 4);   /* "MPI_" */
+    ck_assert_uint_eq(cfg.patterns[1].regex_prefix, 1);   /* "a": b may be absent */
+    ck_assert_uint_eq(cfg.patterns[2].regex_prefix, 0);   /* an alternative at the top */
+    ck_assert_uint_eq(cfg.patterns[3].regex_prefix, 0);   /* '|' after a bracket with '(' */
+    ck_assert_uint_eq(cfg.patterns[4].regex_prefix, 0);
+    ck_assert_uint_eq(cfg.patterns[5].regex_prefix, 1);   /* "k", then an escape */
+    ck_assert_int_eq(scope_config_match(&cfg, "MPI_Send", "/x/app"), 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "MPI_Bcast", "/x/app"), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "PMPI_Send", "/x/app"), -1);
+    ck_assert_int_eq(scope_config_match(&cfg, "ac", "/x/app"), 1);
+    ck_assert_int_eq(scope_config_match(&cfg, "abbbc", "/x/app"), 1);
+    ck_assert_int_eq(scope_config_match(&cfg, "yy", "/x/app"), 2);
+    ck_assert_int_eq(scope_config_match(&cfg, "xr", "/x/app"), 3);   /* "r" anywhere */
+    ck_assert_int_eq(scope_config_match(&cfg, "]w", "/x/app"), 4);
+    ck_assert_int_eq(scope_config_match(&cfg, "k.l", "/x/app"), 5);
+    ck_assert_int_eq(scope_config_match(&cfg, "kxl", "/x/app"), -1);
+}
+END_TEST
+
 START_TEST(test_match_library_scope)
 {
     ck_assert_int_eq(load("libpetsc.so:MatMult\n!libm.so:*\nsin\n!libc.so.6:sin\n"), 0);
@@ -534,6 +559,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_env_list);
     tcase_add_test(tc, test_match_order_and_excludes);
+    tcase_add_test(tc, test_match_regex_prefix);
     tcase_add_test(tc, test_match_library_scope);
     tcase_add_test(tc, test_match_fortran_underscore);
     tcase_add_test(tc, test_match_cxx_demangled);
