@@ -404,9 +404,50 @@ struct symbol_names {
     bool tried;
 };
 
+/* Whether an exact pattern made of identifiers ("solve", "ns::Cls::run")
+ * cannot match the demangled form of the mangled `name`: some identifier of
+ * it is not in the mangled name, where every identifier of the demangled
+ * name appears as is (at least once; repeats may be substitutions), but
+ * for the std names the mangling abbreviates. Spares demangling (and
+ * loading the demangler) for almost every C++ symbol. Other patterns
+ * (globs, regexes, "operator+", templates, parameter lists) give no such
+ * certainty: false. */
+static bool cannot_demangle_to(const struct scope_pattern *pat, const char *name)
+{
+    if (pat->kind != SCOPE_PATTERN_EXACT)
+        return false;
+    for (const char *p = pat->text; *p;) {
+        size_t len = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+        if (len == 0)
+            return false;   /* not an identifier: no certainty */
+        char piece[256];
+        if (len >= sizeof piece)
+            return false;
+        memcpy(piece, p, len);
+        piece[len] = '\0';
+        /* names the mangling may abbreviate (St, Sa, Sb, Ss, Si, So, Sd) */
+        static const char *const abbreviated[] = {
+            "std", "allocator", "basic_string", "string", "basic_istream", "istream",
+            "basic_ostream", "ostream", "basic_iostream", "iostream", "char_traits"};
+        for (size_t a = 0; a < sizeof abbreviated / sizeof *abbreviated; a++)
+            if (strcmp(piece, abbreviated[a]) == 0)
+                return false;
+        if (!strstr(name, piece))
+            return true;
+        p += len;
+        if (strncmp(p, "::", 2) == 0)
+            p += 2;
+        else if (*p)
+            return false;
+    }
+    return false;
+}
+
 static bool demangled_matches(const struct scope_config *cfg, const struct scope_pattern *pat,
                         struct symbol_names *n)
 {
+    if (!n->tried && cannot_demangle_to(pat, n->name))
+        return false;
     if (!n->tried) {
         n->tried = true;
         n->demangled = cfg->demangle && strncmp(n->name, "_Z", 2) == 0 ? cfg->demangle(n->name) : NULL;

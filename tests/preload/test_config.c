@@ -390,6 +390,38 @@ static char *fake_demangle(const char *symbol)
     return NULL;
 }
 
+static int demangled_count;
+
+static char *counting_demangle(const char *symbol)
+{
+    demangled_count++;
+    if (strcmp(symbol, "_Z5solvei") == 0)
+        return strdup("solve(int)");
+    if (strcmp(symbol, "_ZSt9terminatev") == 0)
+        return strdup("std::terminate()");
+    return strdup("Foo::bar()");
+}
+
+/* An exact pattern of identifiers demangles only names that hold them all;
+ * std names, which the mangling abbreviates, are always demangled. */
+START_TEST(test_match_demangle_spared)
+{
+    ck_assert_int_eq(load("solve\n"), 0);
+    cfg.demangle = counting_demangle;
+    demangled_count = 0;
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN3Foo3barEv", NULL), -1);
+    ck_assert_int_eq(demangled_count, 0);
+    ck_assert_int_eq(scope_config_match(&cfg, "_Z5solvei", NULL), 0);
+    ck_assert_int_eq(demangled_count, 1);
+    scope_config_free(&cfg);
+    scope_config_init(&cfg);
+    ck_assert_int_eq(load("std::terminate\n"), 0);
+    cfg.demangle = counting_demangle;
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZSt9terminatev", NULL), 0);
+    ck_assert_int_eq(demangled_count, 2);
+}
+END_TEST
+
 START_TEST(test_match_cxx_demangled)
 {
     ck_assert_int_eq(load("Solver::run\nSolver::size*\nFoo::operator()\n_Z3barv\nre:^(x|y)$\n"), 0);
@@ -560,6 +592,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_env_list);
     tcase_add_test(tc, test_match_order_and_excludes);
     tcase_add_test(tc, test_match_regex_prefix);
+    tcase_add_test(tc, test_match_demangle_spared);
     tcase_add_test(tc, test_match_library_scope);
     tcase_add_test(tc, test_match_fortran_underscore);
     tcase_add_test(tc, test_match_cxx_demangled);
