@@ -11,22 +11,25 @@
 
 struct redirect {
     struct scope_call_target *targets;
-    const uintptr_t *functions;   /* targets[i].function, for the search */
+    const uintptr_t *functions;   /* the targets' functions, ascending */
+    const size_t *order;          /* functions[i] is targets[order[i]].function */
     size_t ntargets;
     const char *module;
 };
 
-static int by_function(const void *a, const void *b)
+/* Orders indexes into the targets (ctx) by their functions. */
+static int by_function(const void *a, const void *b, void *ctx)
 {
-    uintptr_t x = ((const struct scope_call_target *)a)->function;
-    uintptr_t y = ((const struct scope_call_target *)b)->function;
+    const struct scope_call_target *targets = ctx;
+    uintptr_t x = targets[*(const size_t *)a].function;
+    uintptr_t y = targets[*(const size_t *)b].function;
     return (x > y) - (x < y);
 }
 
 static void on_branch(const struct scope_rel32_branch *b, void *ctx)
 {
     struct redirect *r = ctx;
-    struct scope_call_target *t = &r->targets[b->target];
+    struct scope_call_target *t = &r->targets[r->order[b->target]];
     int64_t rel = (int64_t)t->thunk - (int64_t)b->end;
     if (rel != (int32_t)rel || memcmp((const void *)b->displacement, b->bytes, 4) != 0)
         return;
@@ -40,10 +43,10 @@ static void on_branch(const struct scope_rel32_branch *b, void *ctx)
 
 static int scan_symbol(const struct scope_symbol *sym, void *ctx)
 {
+    const struct redirect *r = ctx;
     if (sym->file_code && sym->size) {
         struct scope_code piece = {sym->file_code, sym->address, sym->size};
-        scope_find_rel32_branches(&piece, ((struct redirect *)ctx)->functions,
-                                  ((struct redirect *)ctx)->ntargets, on_branch, ctx);
+        scope_find_rel32_branches(&piece, r->functions, r->ntargets, on_branch, ctx);
     }
     return 0;
 }
@@ -53,15 +56,19 @@ void scope_call_redirect(const struct scope_module *m, struct scope_call_target 
 {
     if (ntargets == 0)
         return;
-    qsort(targets, ntargets, sizeof *targets, by_function);
+    size_t *order = malloc(ntargets * sizeof *order);
     uintptr_t *functions = malloc(ntargets * sizeof *functions);
-    if (!functions)
-        return;
-    for (size_t i = 0; i < ntargets; i++)
-        functions[i] = targets[i].function;
-    struct redirect r = {targets, functions, ntargets, m->path};
-    char err[512];
-    if (scope_elf_foreach_module_symbol(m, scan_symbol, &r, err, sizeof err) != 0)
-        scope_debug("%s", err);
+    if (order && functions) {
+        for (size_t i = 0; i < ntargets; i++)
+            order[i] = i;
+        qsort_r(order, ntargets, sizeof *order, by_function, targets);
+        for (size_t i = 0; i < ntargets; i++)
+            functions[i] = targets[order[i]].function;
+        struct redirect r = {targets, functions, order, ntargets, m->path};
+        char err[512];
+        if (scope_elf_foreach_module_symbol(m, scan_symbol, &r, err, sizeof err) != 0)
+            scope_debug("%s", err);
+    }
+    free(order);
     free(functions);
 }

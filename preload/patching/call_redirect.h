@@ -20,8 +20,8 @@ struct scope_call_target {
     size_t sites;          /* calls and jumps redirected, counted up */
 };
 
-/* Redirects the calls and jumps in module m to targets, which lie in m and
- * are sorted by function here. */
+/* Redirects the calls and jumps in module m to targets (which lie in m;
+ * their order is kept), counting each one's in its `sites`. */
 void scope_call_redirect(const struct scope_module *m, struct scope_call_target *targets,
                          size_t ntargets);
 

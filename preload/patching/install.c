@@ -60,9 +60,13 @@ struct thunked {
     uint32_t hook;
     uintptr_t thunk;
     size_t sites;          /* direct calls redirected */
-    size_t got_modules;    /* modules whose GOT leads to it */
     int exported;
     char why[200];
+};
+
+struct thunked_list {
+    struct thunked *v;
+    size_t n, cap;
 };
 
 /* A module hooked already: (path, load bias). */
@@ -243,8 +247,8 @@ static struct scope_function_code live_code(const struct candidate *c)
 }
 
 /* Hooks c through an entry thunk (why: its first bytes cannot be patched),
- * appended to *t. */
-static int hook_by_thunk(struct candidate *c, const char *why, struct thunked **t, size_t *nt)
+ * appended to t. */
+static int hook_by_thunk(struct candidate *c, const char *why, struct thunked_list *t)
 {
     uint32_t id = (uint32_t)scope_rt.nhooks;
     uintptr_t thunk = scope_patch_entry_thunk(c->address, id, &scope_hook_targets[id]);
@@ -253,14 +257,12 @@ static int hook_by_thunk(struct candidate *c, const char *why, struct thunked **
                    c->symbol, c->module, why);
         return -1;
     }
-    struct thunked *more = realloc(*t, (*nt + 1) * sizeof(**t));
-    if (!more)
+    if (scope_grow_array((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) != 0)
         return -1;
-    *t = more;
     int exported = c->exported, depth = c->callsite_depth;
     if (add_hook(c) != 0)
         return -1;
-    struct thunked *k = &more[(*nt)++];
+    struct thunked *k = &t->v[t->n++];
     *k = (struct thunked){.hook = id, .thunk = thunk, .exported = exported};
     snprintf(k->why, sizeof(k->why), "%s", why);
     set_callsite_depth(id, depth);
@@ -271,8 +273,7 @@ static int hook_by_thunk(struct candidate *c, const char *why, struct thunked **
 
 /* Prepares the inline patch of c, appended to pending; a function whose
  * trampoline cannot be built after all goes through a thunk. */
-static void prepare_inline(struct candidate *c, struct pending *pending, struct thunked **t,
-                           size_t *nt)
+static void prepare_inline(struct candidate *c, struct pending *pending, struct thunked_list *t)
 {
     char why[256];
     uint32_t id = (uint32_t)scope_rt.nhooks;
@@ -281,7 +282,7 @@ static void prepare_inline(struct candidate *c, struct pending *pending, struct 
     struct scope_function_code f = live_code(c);
     if (scope_patch_prepare(&f, &c->site, id, &pending->patch[pending->n],
                             &scope_hook_targets[id], why, sizeof(why)) != 0) {
-        hook_by_thunk(c, why, t, nt);
+        hook_by_thunk(c, why, t);
         return;
     }
     int depth = c->callsite_depth;
@@ -291,37 +292,36 @@ static void prepare_inline(struct candidate *c, struct pending *pending, struct 
     set_callsite_depth(id, depth);
 }
 
-/* Points the direct calls to the thunked hooks [from, nt) at their thunks,
- * module by module. */
-static void redirect_calls(const struct scope_module_list *modules, struct thunked *t,
-                           size_t from, size_t nt)
+/* Points the direct calls to the thunked hooks from `from` on at their
+ * thunks, module by module. */
+static void redirect_calls(const struct scope_module_list *modules, struct thunked_list *t,
+                           size_t from)
 {
-    if (from >= nt)
+    if (from >= t->n)
         return;
-    struct scope_call_target *targets = malloc((nt - from + 1) * sizeof(*targets));
-    size_t *which = malloc((nt - from + 1) * sizeof(*which));
+    struct scope_call_target *targets = malloc((t->n - from) * sizeof(*targets));
+    size_t *which = malloc((t->n - from) * sizeof(*which));
     for (size_t i = 0; targets && which && i < modules->n; i++) {
         size_t n = 0;
-        for (size_t k = from; k < nt; k++)
-            if (strcmp(scope_rt.hooks[t[k].hook].module, modules->v[i].path) == 0) {
-                targets[n] = (struct scope_call_target){scope_rt.hooks[t[k].hook].address,
-                                                        t[k].thunk, 0};
+        for (size_t k = from; k < t->n; k++)
+            if (strcmp(scope_rt.hooks[t->v[k].hook].module, modules->v[i].path) == 0) {
+                targets[n] = (struct scope_call_target){scope_rt.hooks[t->v[k].hook].address,
+                                                        t->v[k].thunk, 0};
                 which[n++] = k;
             }
         scope_call_redirect(&modules->v[i], targets, n);
-        for (size_t j = 0; j < n; j++)   /* sorted by function now: find each */
-            for (size_t k = 0; k < n; k++)
-                if (t[which[k]].thunk == targets[j].thunk)
-                    t[which[k]].sites += targets[j].sites;
+        for (size_t j = 0; j < n; j++)
+            t->v[which[j]].sites += targets[j].sites;
     }
     free(targets);
     free(which);
 }
 
 /* Says how each thunked hook fared: reached by calls, or not at all. */
-static void report_thunked(const struct thunked *t, size_t nt)
+static void report_thunked(const struct thunked_list *list)
 {
-    for (size_t k = 0; k < nt; k++) {
+    const struct thunked *t = list->v;
+    for (size_t k = 0; k < list->n; k++) {
         const struct scope_hook *h = &scope_rt.hooks[t[k].hook];
         size_t got = 0;
         for (size_t g = 0; g < ngot_targets; g++)
@@ -393,8 +393,8 @@ static size_t install_new(const struct scope_module_list *modules)
 {
     size_t before = scope_rt.nhooks, got_before = ngot_targets;
     struct candidates c = {0};
-    struct thunked *thunked = NULL;
-    size_t nthunked = 0, nfresh = 0;
+    struct thunked_list thunked = {0};
+    size_t nfresh = 0;
     struct scope_module *fresh = malloc((modules->n ? modules->n : 1) * sizeof(*fresh));
     if (fresh)
         collect_new_modules(modules, &c, fresh, &nfresh);
@@ -422,22 +422,25 @@ static size_t install_new(const struct scope_module_list *modules)
         struct scope_function_code f = live_code(&c.v[i]);
         inline_ok[i] = scope_patch_analyze(&f, &c.v[i].site, why, sizeof(why)) == 0;
         if (!inline_ok[i])
-            hook_by_thunk(&c.v[i], why, &thunked, &nthunked);
+            hook_by_thunk(&c.v[i], why, &thunked);
     }
+    /* Phase 1 done: its thunks, once sealed, take the redirected calls. */
+    size_t thunk_hooks = scope_rt.nhooks, thunk_gots = ngot_targets, late = thunked.n;
     int sealed = scope_trampoline_seal() == 0;
     if (sealed)
-        redirect_calls(modules, thunked, 0, nthunked);
-    size_t late = nthunked;
+        redirect_calls(modules, &thunked, 0);
     for (size_t i = 0; sealed && i < c.n; i++)
         if (inline_ok[i])
-            prepare_inline(&c.v[i], &pending, &thunked, &nthunked);
+            prepare_inline(&c.v[i], &pending, &thunked);
     if (!sealed || scope_trampoline_seal() != 0) {
         scope_log("cannot make trampolines executable: nothing more hooked");
-        scope_rt.nhooks = before;
-        ngot_targets = got_before;
-        pending.n = nthunked = 0;
+        /* what phase 1 redirected stays (its thunks were sealed) */
+        scope_rt.nhooks = sealed ? thunk_hooks : before;
+        ngot_targets = sealed ? thunk_gots : got_before;
+        thunked.n = sealed ? late : 0;
+        pending.n = 0;
     }
-    redirect_calls(modules, thunked, late, nthunked);
+    redirect_calls(modules, &thunked, late);
     scope_patch_apply_all(pending.patch, pending.n, applied, why, sizeof(why));
     for (size_t i = 0; i < pending.n; i++) {
         const struct scope_hook *h = &scope_rt.hooks[pending.hook[i]];
@@ -455,10 +458,10 @@ static size_t install_new(const struct scope_module_list *modules)
     scope_got_redirect(modules->v, modules->n, got_targets + got_before,
                        ngot_targets - got_before);
     scope_got_redirect(fresh, nfresh, got_targets, got_before);
-    report_thunked(thunked, nthunked);
+    report_thunked(&thunked);
 out:
     free(fresh);
-    free(thunked);
+    free(thunked.v);
     for (size_t i = 0; i < c.n; i++)
         free_candidate(&c.v[i]);
     free(c.v);

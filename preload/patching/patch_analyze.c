@@ -105,41 +105,50 @@ static long lands_in_window(size_t at, const struct insn *x, uintptr_t target, v
     return target > w->lo && target < w->hi ? (long)at + 1 : 0;
 }
 
+/* Reads the bytes at offset i of piece as a direct branch, whatever the
+ * instruction boundaries: a call, jmp or jcc rel32, and with `short_too`
+ * also jmp/jcc/loop/jrcxz rel8 and xbegin. Sets *target and returns 1
+ * when they can be one, else 0. Every real such branch is among them, so
+ * when no byte can reach a place, no decoding is needed to know that
+ * nothing branches there. */
+static int byte_branch(const struct scope_code *piece, size_t i, int short_too, uintptr_t *target)
+{
+    const uint8_t *b = piece->bytes;
+    size_t end = 0, disp = 0;
+    if (b[i] == 0xe8 || b[i] == 0xe9) {
+        end = i + 5;
+        disp = 1;
+    } else if (i + 1 < piece->size && b[i] == 0x0f && (b[i + 1] & 0xf0) == 0x80) {
+        end = i + 6;
+        disp = 2;
+    } else if (short_too && i + 1 < piece->size && b[i] == 0xc7 && b[i + 1] == 0xf8) {
+        end = i + 6;
+        disp = 2;
+    } else if (short_too &&
+               (b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3))) {
+        end = i + 2;
+        disp = 1;
+    }
+    if (end == 0 || end > piece->size)
+        return 0;
+    int64_t rel = (int8_t)b[i + disp];
+    if (end - i - disp == 4) {
+        int32_t r32;
+        memcpy(&r32, b + i + disp, 4);
+        rel = r32;
+    }
+    *target = piece->address + end + (uintptr_t)rel;
+    return 1;
+}
+
 /* Whether some byte of piece could begin a direct branch into (lo, hi):
- * each byte read as the opcode of a jmp/jcc/loop/jrcxz rel8, a call, jmp or
- * jcc rel32, or xbegin, whatever the instruction boundaries. Every real
- * such branch is among them, so when there is none no decoding is needed:
  * most functions are ruled out without decoding their whole body. */
 static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
 {
-    const uint8_t *b = piece->bytes;
-    for (size_t i = 0; i < piece->size; i++) {
-        size_t end = 0, disp = 0;
-        int64_t rel;
-        if (b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3)) {
-            end = i + 2;
-            disp = 1;
-        } else if (b[i] == 0xe8 || b[i] == 0xe9) {
-            end = i + 5;
-            disp = 1;
-        } else if ((b[i] == 0x0f && i + 1 < piece->size && (b[i + 1] & 0xf0) == 0x80) ||
-                   (b[i] == 0xc7 && i + 1 < piece->size && b[i + 1] == 0xf8)) {
-            end = i + 6;
-            disp = 2;
-        }
-        if (end == 0 || end > piece->size)
-            continue;
-        if (end - i - disp == 1) {
-            rel = (int8_t)b[i + disp];
-        } else {
-            int32_t r32;
-            memcpy(&r32, b + i + disp, 4);
-            rel = r32;
-        }
-        uintptr_t target = piece->address + end + (uintptr_t)rel;
-        if (target > lo && target < hi)
+    uintptr_t target;
+    for (size_t i = 0; i < piece->size; i++)
+        if (byte_branch(piece, i, 1, &target) && target > lo && target < hi)
             return 1;
-    }
     return 0;
 }
 
@@ -182,19 +191,14 @@ static long rel32_to_target(size_t at, const struct insn *x, uintptr_t target, v
 }
 
 /* Whether some byte of piece could begin a call, jmp or jcc rel32 to one
- * of targets, whatever the instruction boundaries (as may_branch_into). */
+ * of targets (as may_branch_into). */
 static int may_branch_to(const struct scope_code *piece, const uintptr_t *targets,
                          size_t ntargets)
 {
-    const uint8_t *b = piece->bytes;
-    for (size_t i = 0; i + 5 <= piece->size; i++) {
-        size_t disp = b[i] == 0xe8 || b[i] == 0xe9 ? 1
-                      : b[i] == 0x0f && (b[i + 1] & 0xf0) == 0x80 ? 2 : 0;
-        if (disp == 0 || i + disp + 4 > piece->size)
+    uintptr_t target;
+    for (size_t i = 0; i < piece->size; i++) {
+        if (!byte_branch(piece, i, 0, &target))
             continue;
-        int32_t rel;
-        memcpy(&rel, b + i + disp, 4);
-        uintptr_t target = piece->address + i + disp + 4 + (uintptr_t)(int64_t)rel;
         size_t at = scope_lower_bound(targets, ntargets, target);
         if (at < ntargets && targets[at] == target)
             return 1;
