@@ -321,14 +321,14 @@ void scope_mpi_before_finalize(void)
     settle_drift(&to_root, init_error, at_end.error);
     int64_t offset = to_root.offset1;
     char err[512];
-    struct scope_event_groups le;
+    struct scope_event_groups le = {.runs = {.fd = -1}};
     struct scope_site_table sites;
     scope_site_table_init(&sites);
     int built = enabled ? scope_local_events_build(&le, &sites, &to_root, err, sizeof(err)) : -1;
     if (built != 0) {
         if (enabled)
             scope_log("rank %d: %s", my_rank, err);
-        memset(&le, 0, sizeof(le));
+        scope_event_groups_free(&le);   /* none: an empty rank */
         le.region_begin = calloc(1, sizeof(size_t));
     }
     int64_t my_start = scope_rt.run_start_ns - scope_clock_offset_at(&to_root, scope_rt.run_start_ns);
@@ -350,7 +350,10 @@ void scope_mpi_before_finalize(void)
     if (my_rank == 0)
         scope_debug("finalize: clock sync, merge and write took %.3f s; peak memory %ld MiB",
                     (double)(scope_monotonic_ns() - began) / 1e9, scope_peak_memory_mib());
-    if (written) {
+    if (my_rank != 0 && scope_event_groups_error(&le))
+        scope_log("rank %d: %s: its records are kept for `scope recover`", my_rank,
+                  scope_event_groups_error(&le));
+    else if (written) {
         scope_rt.written = 1;
         scope_buffers_remove();
     }

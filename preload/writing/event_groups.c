@@ -1,41 +1,21 @@
 /* event_groups.c: one process's events sorted by (region, start) in
  * windows of bounded size (kept in memory when one window holds them all,
- * else written as sorted runs to an unlinked file and merged per region as
- * chunks are read), and the regions' self times (see event_groups.h). */
+ * else handed to sorted_runs.c and merged per region as chunks are read),
+ * and the regions' self times (see event_groups.h). */
 #include "event_groups.h"
 #include "region_clones.h"
-#include "temp_dir.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#define HEAD_EVENTS 4096   /* read from a run at a time (128 KiB of events) */
-
-/* A run's next events of the region being merged. */
-struct scope_run_head {
-    uint64_t next, end;          /* file event indices still to read */
-    struct scope_event buf[HEAD_EVENTS];
-    size_t at, have;
-};
-
-static int by_start(const void *a, const void *b)
-{
-    const struct scope_event *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return (x->end > y->end) - (x->end < y->end);
-}
 
 /* A thread's records come in end order, which for most regions is already
  * start order: check before paying for a sort. */
 static void sort_by_start(struct scope_event *e, size_t n)
 {
     for (size_t i = 1; i < n; i++)
-        if (by_start(&e[i - 1], &e[i]) > 0) {
-            qsort(e, n, sizeof(*e), by_start);
+        if (scope_event_by_start(&e[i - 1], &e[i]) > 0) {
+            qsort(e, n, sizeof(*e), scope_event_by_start);
             return;
         }
 }
@@ -135,53 +115,6 @@ static void sort_window(const struct scope_event *in, size_t n, struct scope_eve
         sort_by_start(out + offsets[r], offsets[r + 1] - offsets[r]);
 }
 
-static int write_all(int fd, const void *p, size_t len)
-{
-    for (const char *c = p; len > 0;) {
-        ssize_t w = write(fd, c, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-static int open_runs_file(char *err, size_t errlen)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/scope-sort-XXXXXX", scope_temp_dir());
-    int fd = mkstemp(path);
-    if (fd < 0)
-        snprintf(err, errlen, "cannot create %s for sorting: %s", path, strerror(errno));
-    else
-        unlink(path);
-    return fd;
-}
-
-/* Appends a sorted window as the next run. */
-static int add_run(struct scope_event_groups *g, const struct scope_event *sorted, size_t n,
-                   const size_t *offsets, uint64_t at, char *err, size_t errlen)
-{
-    size_t row = g->nregions + 1;
-    uint64_t *more = realloc(g->run_begin, (g->nruns + 1) * row * sizeof(uint64_t));
-    if (!more) {
-        snprintf(err, errlen, "out of memory sorting events");
-        return -1;
-    }
-    g->run_begin = more;
-    for (size_t r = 0; r < row; r++)
-        more[g->nruns * row + r] = at + offsets[r];
-    g->nruns++;
-    if (write_all(g->runs_fd, sorted, n * sizeof(*sorted)) != 0) {
-        snprintf(err, errlen, "cannot write events to sort in $TMPDIR: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 /* Fills buf with up to window events of known hooks: how many, -1 on
  * error. A call that ends before it starts ends where it starts. */
 static long read_window(struct scope_record_reader *in, struct scope_event **buf, size_t *cap,
@@ -228,7 +161,8 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
                              size_t window, size_t self_calls, char *err, size_t errlen)
 {
-    *g = (struct scope_event_groups){.nregions = nregions, .runs_fd = -1};
+    *g = (struct scope_event_groups){.nregions = nregions};
+    scope_sorted_runs_init(&g->runs, nregions);
     size_t cap = window < 65536 ? window : 65536;
     struct scope_event *batch = malloc(cap * sizeof(*batch)), *sorted = NULL;
     size_t *offsets = calloc(nregions + 1, sizeof(size_t));
@@ -246,7 +180,6 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     }
     for (size_t h = nhooks; rc == 0 && h-- > 0;)
         g->region_hook[hook_region[h]] = (uint32_t)h;
-    uint64_t in_file = 0;
     for (int first = 1; rc == 0; first = 0) {
         long n = read_window(in, &batch, &cap, window, nhooks, &g->anomaly, err, errlen);
         if (n < 0 || (n == 0 && !first)) {
@@ -270,21 +203,13 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
             sorted = NULL;
             break;
         }
-        if (g->runs_fd < 0 && (g->runs_fd = open_runs_file(err, errlen)) < 0)
-            rc = -1;
-        if (rc == 0)
-            rc = add_run(g, sorted, (size_t)n, offsets, in_file, err, errlen);
-        in_file += (uint64_t)n;
+        rc = scope_sorted_runs_add(&g->runs, sorted, (size_t)n, offsets, err, errlen);
         if ((size_t)n < window)
             break;
     }
     g->self_known = self.known;
     for (size_t r = 0; r < nregions; r++)
         g->region_begin[r + 1] = g->region_begin[r] + counts[r];
-    if (rc == 0 && g->nruns > 0 && !(g->heads = calloc(g->nruns, sizeof(*g->heads)))) {
-        snprintf(err, errlen, "out of memory merging events");
-        rc = -1;
-    }
     g->merge_region = SIZE_MAX;
     self_pass_free(&self);
     free(batch);
@@ -312,79 +237,37 @@ void scope_event_groups_free(struct scope_event_groups *g)
     scope_region_clones_free(g->region_clones, g->nregions);
     free(g->region_self);
     free(g->region_unfinished);
-    free(g->run_begin);
-    free(g->heads);
-    if (g->runs_fd >= 0)
-        close(g->runs_fd);
-    *g = (struct scope_event_groups){.runs_fd = -1};
-}
-
-/* The head event of run k, reading more of it when its buffer is empty;
- * NULL when the run has no more events of the region. */
-static const struct scope_event *head(struct scope_event_groups *g, size_t k)
-{
-    struct scope_run_head *h = &g->heads[k];
-    if (h->at == h->have && h->next < h->end) {
-        size_t n = h->end - h->next < HEAD_EVENTS ? (size_t)(h->end - h->next) : HEAD_EVENTS;
-        ssize_t got = pread(g->runs_fd, h->buf, n * sizeof(h->buf[0]),
-                            (off_t)(h->next * sizeof(h->buf[0])));
-        if (got != (ssize_t)(n * sizeof(h->buf[0]))) {
-            /* the file we just wrote cannot be read back: say so; the
-             * region's remaining calls come out empty rather than hang a
-             * reader that expects their number */
-            fprintf(stderr, "scope: cannot read back sorted events: %s\n",
-                    got < 0 ? strerror(errno) : "short read");
-            memset(h->buf, 0, n * sizeof(h->buf[0]));
-        }
-        h->next += n;
-        h->at = 0;
-        h->have = n;
-    }
-    return h->at < h->have ? &h->buf[h->at] : NULL;
-}
-
-/* The region's next event over all runs, in start order. */
-static struct scope_event next_merged(struct scope_event_groups *g)
-{
-    size_t best = SIZE_MAX;
-    for (size_t k = 0; k < g->nruns; k++) {
-        const struct scope_event *e = head(g, k);
-        if (e && (best == SIZE_MAX || by_start(e, &g->heads[best].buf[g->heads[best].at]) < 0))
-            best = k;
-    }
-    if (best == SIZE_MAX)   /* not reached: the runs hold the region's count */
-        return (struct scope_event){0};
-    return g->heads[best].buf[g->heads[best].at++];
-}
-
-static void start_merge(struct scope_event_groups *g, size_t r)
-{
-    size_t row = g->nregions + 1;
-    for (size_t k = 0; k < g->nruns; k++)
-        g->heads[k] = (struct scope_run_head){.next = g->run_begin[k * row + r],
-                                              .end = g->run_begin[k * row + r + 1]};
-    g->merge_region = r;
-    g->merge_next = 0;
+    scope_sorted_runs_free(&g->runs);
+    *g = (struct scope_event_groups){0};
+    scope_sorted_runs_init(&g->runs, 0);
 }
 
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,
                                 struct scope_chunk *chunk)
 {
     size_t total = scope_event_groups_calls(g, r);
+    int merged = g->runs.nruns > 0;
     chunk->n = 0;
-    if (g->nruns > 0 && (r != g->merge_region || from < g->merge_next))
-        start_merge(g, r);
-    for (; g->nruns > 0 && g->merge_next < from && g->merge_next < total; g->merge_next++)
-        next_merged(g);   /* skip to `from` */
+    if (merged && (r != g->merge_region || from < g->merge_next)) {
+        if (scope_sorted_runs_start(&g->runs, r) != 0) {
+            snprintf(g->runs.error, sizeof g->runs.error, "out of memory merging events");
+            return from;
+        }
+        g->merge_region = r;
+        g->merge_next = 0;
+    }
+    for (; merged && g->merge_next < from && g->merge_next < total; g->merge_next++)
+        scope_sorted_runs_next(&g->runs);   /* skip to `from` */
     for (size_t i = from; i < total && chunk->n < SCOPE_CHUNK_EVENTS; i++) {
-        struct scope_event e = g->nruns > 0 ? next_merged(g) : g->events[g->region_begin[r] + i];
+        struct scope_event e = merged ? scope_sorted_runs_next(&g->runs)
+                                      : g->events[g->region_begin[r] + i];
         chunk->start[chunk->n] = e.start;
         chunk->end[chunk->n] = e.end;
         chunk->thread[chunk->n] = e.thread;
         chunk->callsite[chunk->n] = e.callsite;
         chunk->n++;
     }
-    if (g->nruns > 0)
+    if (merged)
         g->merge_next = from + chunk->n;
     return from + chunk->n;
 }

@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 #include "segment_decode.h"
+#include "sorted_runs.h"
 
 #define SCOPE_CHUNK_EVENTS 65536
 /* Events sorted in memory at once: a process with more is sorted in runs
- * of this many, kept in an unlinked file in $TMPDIR and merged as its
+ * of this many, kept in an unlinked file (sorted_runs.h) and merged as its
  * chunks are read. 32 bytes an event, twice during the sort: at most
  * 32 MiB, whatever the number of events or ranks. */
 #define SCOPE_MERGE_WINDOW ((size_t)1 << 19)
@@ -20,8 +21,6 @@
  * and still get self times from the writer: a loop of 4 Mi calls to a
  * hooked function does; beyond, the reader derives self time itself. */
 #define SCOPE_SELF_CALLS ((size_t)4 << 20)
-
-struct scope_run_head;
 
 /* The first call whose records say it ended before it started: a bug of
  * scope's, which the caller reports in one line (scope_event_anomaly_text);
@@ -49,11 +48,8 @@ struct scope_event_groups {
     struct scope_event_anomaly anomaly;
     /* storage: all events sorted by (region, start) in memory, or sorted
      * runs in a file, merged per region by scope_event_groups_chunk */
-    struct scope_event *events;   /* nruns == 0 */
-    int runs_fd;
-    size_t nruns;
-    uint64_t *run_begin;          /* [run * (nregions + 1) + r]: event index in the file */
-    struct scope_run_head *heads; /* one per run while a region is merged */
+    struct scope_event *events;   /* runs.nruns == 0 */
+    struct scope_sorted_runs runs;
     size_t merge_region, merge_next;
 };
 
@@ -68,6 +64,13 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
                              size_t window, size_t self_calls, char *err, size_t errlen);
 void scope_event_groups_free(struct scope_event_groups *g);
+
+/* Why reading the sorted events back failed (their chunks then came out as
+ * zeros and must not be kept), or NULL. */
+static inline const char *scope_event_groups_error(const struct scope_event_groups *g)
+{
+    return g->runs.error[0] ? g->runs.error : NULL;
+}
 
 /* One line on the anomaly (a->found), naming the call's region. */
 void scope_event_anomaly_text(const struct scope_event_anomaly *a, const char *region, char *buf,

@@ -18,7 +18,7 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     size_t nthreads = 0;
     uint32_t *hook_region = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(uint32_t));
     const char **hook_symbol = malloc((scope_rt.nhooks ? scope_rt.nhooks : 1) * sizeof(char *));
-    *g = (struct scope_event_groups){.runs_fd = -1};
+    *g = (struct scope_event_groups){.runs = {.fd = -1}};
     if (!hook_region || !hook_symbol || scope_buffers_threads(&threads, &nthreads) != 0) {
         free(hook_region);
         free(hook_symbol);

@@ -59,7 +59,9 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     scope_partial_file_set(api->temp_path(w));
     int written = write_all(api, w, own, le, sites, more, ctx, &events) == 0;
     if (!written) {
-        scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(w));
+        const char *why = scope_event_groups_error(le);
+        scope_log("writing %s failed: %s: data left for `scope recover`", path,
+                  why ? why : api->error(w));
         api->abort(w);
     }
     int finished = written && api->finish(w) == 0;

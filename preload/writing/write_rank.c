@@ -38,7 +38,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                             chunk->n) != 0)
                 goto fail;
         } while (chunk->n == SCOPE_CHUNK_EVENTS);
-        if (api->end_region(w) != 0)
+        if (scope_event_groups_error(g) || api->end_region(w) != 0)
             goto fail;
     }
     free(chunk);

@@ -1,7 +1,8 @@
 /* test_event_groups.c: Check unit tests of reading a process's records
  * back (spill file, then buffer, per thread) and grouping them by region:
  * start order within a region, the same result whether the events fit one
- * window or are sorted in runs and merged, and self times from the order
+ * window or are sorted in runs and merged (every field kept by the runs'
+ * encoding), and self times from the order
  * the calls ended (nesting by containment, per thread), refused when the
  * calls do not come in that order; and each region's clones (GCC's
  * copies of its function) named once. */
@@ -96,7 +97,7 @@ START_TEST(self_times_in_end_order)
         add_thread(&p, t1, 2, 0);
         struct scope_event_groups g;
         build(&p, &g, window, SCOPE_SELF_CALLS);
-        ck_assert_uint_eq(g.nruns > 0, window == 2);
+        ck_assert_uint_eq(g.runs.nruns > 0, window == 2);
         ck_assert_int_eq(g.self_known, 1);
         ck_assert_int_eq(g.region_self[0], (90 - 20 - 10) + 10 + 890);  /* a */
         ck_assert_int_eq(g.region_self[1], (20 - 5) + (995 - 890));     /* b */
@@ -121,7 +122,7 @@ END_TEST
 static void assert_same_groups(struct scope_event_groups *once, struct scope_event_groups *runs)
 {
     struct scope_chunk *a = malloc(sizeof *a), *b = malloc(sizeof *b);
-    ck_assert_uint_gt(runs->nruns, 1);
+    ck_assert_uint_gt(runs->runs.nruns, 1);
     ck_assert_uint_eq(once->count, runs->count);
     for (size_t r = 0; r < 3; r++) {
         ck_assert_uint_eq(scope_event_groups_calls(once, r), scope_event_groups_calls(runs, r));
@@ -133,6 +134,7 @@ static void assert_same_groups(struct scope_event_groups *once, struct scope_eve
             ck_assert_int_eq(a->start[i], b->start[i]);
             ck_assert_int_eq(a->end[i], b->end[i]);
             ck_assert_int_eq(a->thread[i], b->thread[i]);
+            ck_assert_int_eq(a->callsite[i], b->callsite[i]);
             ck_assert(i == 0 || a->start[i - 1] <= a->start[i]);
         }
     }
@@ -163,7 +165,7 @@ START_TEST(runs_merge_like_one_window)
     }
     struct scope_event_groups once, runs;
     build(&p, &once, SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS);
-    ck_assert_uint_eq(once.nruns, 0);
+    ck_assert_uint_eq(once.runs.nruns, 0);
     ck_assert_uint_eq(once.count, 3 * N);
     ck_assert_int_eq(once.self_known, 1);
     ck_assert_int_eq(once.region_self[0], 3 * (N / 3) * (900 - 400));
@@ -180,6 +182,47 @@ START_TEST(runs_merge_like_one_window)
     scope_event_groups_free(&once);
     scope_event_groups_free(&runs);
     free_process(&p);
+}
+END_TEST
+
+/* The runs' compact encoding keeps every field whatever its size, and the
+ * merge interleaves runs in start order, ties by end. */
+START_TEST(sorted_runs_keep_every_field)
+{
+    const int64_t big = INT64_MAX / 4;
+    /* region 0: three events; region 1: one; two runs */
+    struct scope_event run1[] = {
+        {.start = -big, .end = big, .thread = INT32_MAX, .callsite = -1},
+        {.start = 5, .end = 5, .thread = 0, .callsite = INT32_MAX},
+        {.start = 7, .end = 9, .thread = 3, .callsite = 0},
+    };
+    struct scope_event run2[] = {
+        {.start = 5, .end = 4000000000, .thread = 1, .callsite = 12},
+        {.start = 6, .end = 6, .thread = 2, .callsite = -1},
+    };
+    size_t offsets1[] = {0, 3, 3}, offsets2[] = {0, 1, 2};
+    struct scope_sorted_runs s;
+    char err[256];
+    scope_sorted_runs_init(&s, 2);
+    ck_assert_int_eq(scope_sorted_runs_add(&s, run1, 3, offsets1, err, sizeof err), 0);
+    ck_assert_int_eq(scope_sorted_runs_add(&s, run2, 2, offsets2, err, sizeof err), 0);
+    const struct scope_event *want[] = {&run1[0], &run1[1], &run2[0], &run1[2]};
+    for (int pass = 0; pass < 2; pass++) {   /* a region merged again from its start */
+        ck_assert_int_eq(scope_sorted_runs_start(&s, 0), 0);
+        for (size_t i = 0; i < 4; i++) {
+            struct scope_event e = scope_sorted_runs_next(&s);
+            ck_assert_int_eq(e.start, want[i]->start);
+            ck_assert_int_eq(e.end, want[i]->end);
+            ck_assert_int_eq(e.thread, want[i]->thread);
+            ck_assert_int_eq(e.callsite, want[i]->callsite);
+        }
+    }
+    ck_assert_int_eq(scope_sorted_runs_start(&s, 1), 0);
+    struct scope_event e = scope_sorted_runs_next(&s);
+    ck_assert_int_eq(e.start, 6);
+    ck_assert_int_eq(e.callsite, -1);
+    ck_assert_str_eq(s.error, "");
+    scope_sorted_runs_free(&s);
 }
 END_TEST
 
@@ -259,6 +302,7 @@ int main(void)
     tcase_set_timeout(tc, 60);   /* hundreds of runs merged: seconds under ASan */
     tcase_add_test(tc, self_times_in_end_order);
     tcase_add_test(tc, runs_merge_like_one_window);
+    tcase_add_test(tc, sorted_runs_keep_every_field);
     tcase_add_test(tc, self_times_refused_out_of_order);
     tcase_add_test(tc, inverted_call_kept_and_reported);
     tcase_add_test(tc, clones_named_per_region);

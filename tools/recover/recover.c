@@ -293,7 +293,7 @@ static int group_process(const struct process *proc, struct scope_event_groups *
             hooks[h].symbol >= m->strings_bytes)
             rc = -1;
     }
-    *g = (struct scope_event_groups){.runs_fd = -1};
+    *g = (struct scope_event_groups){.runs = {.fd = -1}};
     if (rc == 0) {
         struct scope_clock_calibration c = calibration(m);
         struct scope_clock_offsets to_root = {0, m->clock_offset_ns, 0, m->clock_offset_ns};
@@ -559,7 +559,8 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
             name_callsites(&run->procs[i], &sites, &run_sites, &map, report);
             rc = scope_write_rank(api, w, &info, &g, map, meta_region_info, m);
             if (rc != 0)
-                snprintf(err, errlen, "%s", api->error(w));
+                snprintf(err, errlen, "%s",
+                         scope_event_groups_error(&g) ? scope_event_groups_error(&g) : api->error(w));
             free(map);
             scope_event_groups_free(&g);
         }

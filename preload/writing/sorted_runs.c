@@ -1,0 +1,243 @@
+/* sorted_runs.c: sorted runs of events in an unlinked file, merged per
+ * region (see sorted_runs.h). An event is stored as four zigzag varints:
+ * its start minus the previous start of its region in the run, its
+ * duration, its thread and its call site; a typical call takes 4 to 6
+ * bytes instead of the 32 of struct scope_event, so the file written and
+ * read back is about six times smaller. The merge keeps the runs in a
+ * binary heap by their next event, so taking an event costs about two
+ * comparisons whether the runs interleave or follow each other. */
+#include "sorted_runs.h"
+
+#include "grow_array.h"
+#include "temp_dir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HEAD_BYTES 16384          /* read from a run at a time */
+#define EVENT_MAX_BYTES 40        /* four varints of at most 10 bytes */
+
+/* A run's events of the region being merged. */
+struct scope_run_head {
+    uint64_t next, end;           /* file bytes still to read */
+    unsigned char buf[HEAD_BYTES];
+    size_t at, have;
+    int64_t prev_start;
+    struct scope_event event;     /* the next one, when the run is in the heap */
+};
+
+static unsigned char *put_varint(unsigned char *p, int64_t v)
+{
+    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    while (z >= 0x80) {
+        *p++ = (unsigned char)(z | 0x80);
+        z >>= 7;
+    }
+    *p++ = (unsigned char)z;
+    return p;
+}
+
+static const unsigned char *get_varint(const unsigned char *p, int64_t *v)
+{
+    uint64_t z = 0;
+    for (int shift = 0;; shift += 7) {
+        unsigned char b = *p++;
+        z |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80) || shift >= 63)
+            break;
+    }
+    *v = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+    return p;
+}
+
+/* a - b without signed overflow (wrapping, undone by sum) */
+static int64_t difference(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
+static int64_t sum(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+void scope_sorted_runs_init(struct scope_sorted_runs *s, size_t nregions)
+{
+    *s = (struct scope_sorted_runs){.fd = -1, .nregions = nregions};
+}
+
+void scope_sorted_runs_free(struct scope_sorted_runs *s)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    free(s->run_begin);
+    free(s->encoded);
+    free(s->heads);
+    free(s->heap);
+    scope_sorted_runs_init(s, 0);
+}
+
+static int open_runs_file(char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scope-sort-XXXXXX", scope_temp_dir());
+    int fd = mkstemp(path);
+    if (fd < 0)
+        snprintf(err, errlen, "cannot create %s for sorting: %s", path, strerror(errno));
+    else
+        unlink(path);
+    return fd;
+}
+
+static int write_all(int fd, const void *p, size_t len)
+{
+    for (const char *c = p; len > 0;) {
+        ssize_t w = write(fd, c, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event *sorted,
+                          size_t n, const size_t *offsets, char *err, size_t errlen)
+{
+    size_t row = s->nregions + 1;
+    void *begin = s->run_begin;
+    size_t begin_cap = s->nruns * row;
+    if (scope_grow_array(&begin, &begin_cap, (s->nruns + 1) * row, sizeof(uint64_t)) != 0 ||
+        scope_grow_array((void **)&s->encoded, &s->encoded_cap, n * EVENT_MAX_BYTES + 1, 1) != 0) {
+        s->run_begin = begin;
+        snprintf(err, errlen, "out of memory sorting events");
+        return -1;
+    }
+    s->run_begin = begin;
+    if (s->fd < 0 && (s->fd = open_runs_file(err, errlen)) < 0)
+        return -1;
+    uint64_t *at = s->run_begin + s->nruns * row;
+    unsigned char *p = s->encoded;
+    for (size_t r = 0; r < s->nregions; r++) {
+        at[r] = s->file_bytes + (uint64_t)(p - s->encoded);
+        int64_t prev = 0;
+        for (size_t i = offsets[r]; i < offsets[r + 1]; i++) {
+            const struct scope_event *e = &sorted[i];
+            p = put_varint(p, difference(e->start, prev));
+            p = put_varint(p, difference(e->end, e->start));
+            p = put_varint(p, e->thread);
+            p = put_varint(p, e->callsite);
+            prev = e->start;
+        }
+    }
+    size_t len = (size_t)(p - s->encoded);
+    at[s->nregions] = s->file_bytes + len;
+    if (write_all(s->fd, s->encoded, len) != 0) {
+        snprintf(err, errlen, "cannot write events to sort in %s: %s", scope_temp_dir(),
+                 strerror(errno));
+        return -1;
+    }
+    s->file_bytes += len;
+    s->nruns++;
+    return 0;
+}
+
+/* Decodes the run's next event into h->event: 0, or -1 when the run has no
+ * more events of the region. */
+static int advance(struct scope_sorted_runs *s, struct scope_run_head *h)
+{
+    if (h->have - h->at < EVENT_MAX_BYTES && h->next < h->end) {
+        memmove(h->buf, h->buf + h->at, h->have - h->at);
+        h->have -= h->at;
+        h->at = 0;
+        size_t n = HEAD_BYTES - h->have;
+        if (h->end - h->next < n)
+            n = (size_t)(h->end - h->next);
+        ssize_t got = pread(s->fd, h->buf + h->have, n, (off_t)h->next);
+        if (got != (ssize_t)n) {
+            snprintf(s->error, sizeof s->error, "cannot read back sorted events: %s",
+                     got < 0 ? strerror(errno) : "short read");
+            memset(h->buf + h->have, 0, n);
+        }
+        h->next += n;
+        h->have += n;
+    }
+    if (h->at == h->have)
+        return -1;
+    int64_t delta, duration, thread, callsite;
+    const unsigned char *p = h->buf + h->at;
+    p = get_varint(p, &delta);
+    p = get_varint(p, &duration);
+    p = get_varint(p, &thread);
+    p = get_varint(p, &callsite);
+    h->at = (size_t)(p - h->buf);
+    if (h->at > h->have)   /* only after a failed read */
+        h->at = h->have;
+    h->prev_start = sum(h->prev_start, delta);
+    h->event = (struct scope_event){.start = h->prev_start, .end = sum(h->prev_start, duration),
+                                    .thread = (int32_t)thread, .callsite = (int32_t)callsite};
+    return 0;
+}
+
+static int head_before(const struct scope_sorted_runs *s, size_t a, size_t b)
+{
+    return scope_event_by_start(&s->heads[a].event, &s->heads[b].event) < 0;
+}
+
+static void sift_down(struct scope_sorted_runs *s, size_t i)
+{
+    for (;;) {
+        size_t least = i, l = 2 * i + 1, r = l + 1;
+        if (l < s->nheap && head_before(s, s->heap[l], s->heap[least]))
+            least = l;
+        if (r < s->nheap && head_before(s, s->heap[r], s->heap[least]))
+            least = r;
+        if (least == i)
+            return;
+        size_t t = s->heap[i];
+        s->heap[i] = s->heap[least];
+        s->heap[least] = t;
+        i = least;
+    }
+}
+
+int scope_sorted_runs_start(struct scope_sorted_runs *s, size_t r)
+{
+    if (!s->heads && s->nruns > 0) {
+        s->heads = malloc(s->nruns * sizeof(*s->heads));
+        s->heap = malloc(s->nruns * sizeof(*s->heap));
+        if (!s->heads || !s->heap)
+            return -1;
+    }
+    size_t row = s->nregions + 1;
+    s->nheap = 0;
+    for (size_t k = 0; k < s->nruns; k++) {
+        struct scope_run_head *h = &s->heads[k];
+        h->next = s->run_begin[k * row + r];
+        h->end = s->run_begin[k * row + r + 1];
+        h->at = h->have = 0;
+        h->prev_start = 0;
+        if (advance(s, h) == 0)
+            s->heap[s->nheap++] = k;
+    }
+    for (size_t i = s->nheap / 2; i-- > 0;)
+        sift_down(s, i);
+    return 0;
+}
+
+struct scope_event scope_sorted_runs_next(struct scope_sorted_runs *s)
+{
+    if (s->nheap == 0)   /* not reached: the caller knows the region's count */
+        return (struct scope_event){0};
+    struct scope_run_head *h = &s->heads[s->heap[0]];
+    struct scope_event e = h->event;
+    if (advance(s, h) != 0)
+        s->heap[0] = s->heap[--s->nheap];
+    sift_down(s, 0);
+    return e;
+}
