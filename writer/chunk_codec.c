@@ -16,10 +16,9 @@ int chunk_codec_init(struct chunk_codec *c, size_t max_bytes)
     if (deflateInit2(&c->z, ZLIB_LEVEL, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK)
         return -1;
     c->z_ready = 1;
-    c->out_cap = deflateBound(&c->z, max_bytes);
+    c->max_bytes = max_bytes;
     c->shuffled = malloc(max_bytes);
-    c->out = malloc(c->out_cap);
-    if (!c->shuffled || !c->out) {
+    if (!c->shuffled) {
         chunk_codec_free(c);
         return -1;
     }
@@ -31,8 +30,12 @@ void chunk_codec_free(struct chunk_codec *c)
     if (c->z_ready)
         deflateEnd(&c->z);
     free(c->shuffled);
-    free(c->out);
     memset(c, 0, sizeof *c);
+}
+
+size_t chunk_codec_bound(const struct chunk_codec *c)
+{
+    return deflateBound((z_streamp)&c->z, c->max_bytes);
 }
 
 /* Byte j of element i goes to plane j, position i (HDF5's H5Z_FILTER_SHUFFLE).
@@ -45,17 +48,18 @@ static void shuffle(unsigned char *dst, const unsigned char *src, size_t n,
             dst[j * n + i] = src[j];
 }
 
-size_t chunk_encode(struct chunk_codec *c, const void *src, size_t n, size_t elsize)
+size_t chunk_encode(struct chunk_codec *c, const void *src, size_t n, size_t elsize,
+                    unsigned char *out)
 {
-    size_t bytes = n * elsize;
+    size_t bytes = n * elsize, cap = chunk_codec_bound(c);
     shuffle(c->shuffled, src, n, elsize);
     if (deflateReset(&c->z) != Z_OK)
         return 0;
     c->z.next_in = c->shuffled;
     c->z.avail_in = (uInt)bytes;
-    c->z.next_out = c->out;
-    c->z.avail_out = (uInt)c->out_cap;
+    c->z.next_out = out;
+    c->z.avail_out = (uInt)cap;
     if (deflate(&c->z, Z_FINISH) != Z_STREAM_END)
         return 0;
-    return c->out_cap - c->z.avail_out;
+    return cap - c->z.avail_out;
 }

@@ -9,18 +9,21 @@
 
 struct chunk_codec {
     unsigned char *shuffled;   /* max_bytes */
-    unsigned char *out;        /* deflateBound(max_bytes) */
-    size_t out_cap;
+    size_t max_bytes;
     z_stream z;
     int z_ready;
 };
 
-/* Sets up buffers for chunks of up to max_bytes; -1 when out of memory. */
+/* Sets up for chunks of up to max_bytes; -1 when out of memory. */
 int chunk_codec_init(struct chunk_codec *c, size_t max_bytes);
 void chunk_codec_free(struct chunk_codec *c);
 
-/* Shuffles n elements of elsize bytes and deflates them into c->out;
- * returns the encoded size, 0 on failure. */
-size_t chunk_encode(struct chunk_codec *c, const void *src, size_t n, size_t elsize);
+/* The most bytes a chunk of max_bytes can take encoded. */
+size_t chunk_codec_bound(const struct chunk_codec *c);
+
+/* Shuffles n elements of elsize bytes and deflates them into out (at least
+ * chunk_codec_bound bytes); returns the encoded size, 0 on failure. */
+size_t chunk_encode(struct chunk_codec *c, const void *src, size_t n, size_t elsize,
+                    unsigned char *out);
 
 #endif

@@ -217,6 +217,13 @@ static int w_append(scope_writer *w, const int64_t *start, const int64_t *end,
     return leave(w, region_append(&w->region, start, end, thread_ids, callsite_ids, n));
 }
 
+static int w_put_window(scope_writer *w, const struct region_window *win)
+{
+    if (enter(w, IN_REGION, "put_window") < 0)
+        return -1;
+    return leave(w, region_put_window(&w->region, win));
+}
+
 static int w_callsites(scope_writer *w, const struct scope_callsite_table *table)
 {
     if (enter(w, IN_FILE, "callsites") < 0)
@@ -309,6 +316,7 @@ const struct scope_writer_api *scope_writer_api(void)
         .begin_rank = w_begin_rank,
         .begin_region = w_begin_region,
         .append = w_append,
+        .put_window = w_put_window,
         .end_region = w_end_region,
         .end_rank = w_end_rank,
         .callsites = w_callsites,

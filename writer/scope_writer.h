@@ -7,7 +7,8 @@
  *
  * Calls come in this order, streaming, so the writer never needs more than
  * one chunk in memory:
- *   create -> { begin_rank -> { begin_region -> append* -> end_region }* -> end_rank }*
+ *   create -> { begin_rank -> { begin_region -> (append* | put_window*)
+ *                                 -> end_region }* -> end_rank }*
  *          -> callsites? -> finish
  * Events of a region arrive sorted by start time (possibly in many appends).
  * Any call may fail: it returns -1 and error() says why; abort() then removes
@@ -17,6 +18,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "region_encode.h"
 
 #define SCOPE_FORMAT_VERSION "1"
 
@@ -91,6 +94,11 @@ struct scope_writer_api {
      * NULL; n may be 0. */
     int (*append)(scope_writer *w, const int64_t *start, const int64_t *end,
                   const int32_t *thread_ids, const int32_t *callsite_ids, size_t n);
+    /* The region's calls as windows already encoded by a region_encoder
+     * (region_encode.h), in any process: in order, the last one marked
+     * `last`; its call-site ids must index the table given to callsites().
+     * The writer only places their bytes. */
+    int (*put_window)(scope_writer *w, const struct region_window *win);
     int (*end_region)(scope_writer *w);
     int (*end_rank)(scope_writer *w);
     /* The call-site table of the whole run, at most once, after the last
