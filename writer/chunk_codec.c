@@ -33,11 +33,6 @@ void chunk_codec_free(struct chunk_codec *c)
     memset(c, 0, sizeof *c);
 }
 
-size_t chunk_codec_bound(const struct chunk_codec *c)
-{
-    return deflateBound((z_streamp)&c->z, c->max_bytes);
-}
-
 /* Byte j of element i goes to plane j, position i (HDF5's H5Z_FILTER_SHUFFLE).
  * Each element is read once; the planes are written as streams. */
 static void shuffle(unsigned char *dst, const unsigned char *src, size_t n,
@@ -51,7 +46,7 @@ static void shuffle(unsigned char *dst, const unsigned char *src, size_t n,
 size_t chunk_encode(struct chunk_codec *c, const void *src, size_t n, size_t elsize,
                     unsigned char *out)
 {
-    size_t bytes = n * elsize, cap = chunk_codec_bound(c);
+    size_t bytes = n * elsize, cap = chunk_codec_bound(c->max_bytes);
     shuffle(c->shuffled, src, n, elsize);
     if (deflateReset(&c->z) != Z_OK)
         return 0;

@@ -18,8 +18,11 @@ struct chunk_codec {
 int chunk_codec_init(struct chunk_codec *c, size_t max_bytes);
 void chunk_codec_free(struct chunk_codec *c);
 
-/* The most bytes a chunk of max_bytes can take encoded. */
-size_t chunk_codec_bound(const struct chunk_codec *c);
+/* The most bytes a chunk of `bytes` can take encoded. */
+static inline size_t chunk_codec_bound(size_t bytes)
+{
+    return compressBound((uLong)bytes);
+}
 
 /* Shuffles n elements of elsize bytes and deflates them into out (at least
  * chunk_codec_bound bytes); returns the encoded size, 0 on failure. */

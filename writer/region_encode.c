@@ -16,7 +16,7 @@ int region_encoder_init(struct region_encoder *e)
         return -1;
     for (int c = 0; c < REGION_NCOLUMNS; c++) {
         e->column[c] = malloc(REGION_WINDOW * region_column_size[c]);
-        e->out[c] = malloc(chunk_codec_bound(&e->codec));
+        e->out[c] = malloc(chunk_codec_bound(REGION_WINDOW * sizeof(int64_t)));
         if (!e->column[c] || !e->out[c]) {
             region_encoder_free(e);
             return -1;
@@ -41,11 +41,6 @@ void region_encoder_begin(struct region_encoder *e)
     e->flushed = 0;
     e->has_callsites = 0;
     e->stats = (struct call_stats){0};
-}
-
-size_t region_window_max_bytes(const struct region_encoder *e)
-{
-    return REGION_NCOLUMNS * chunk_codec_bound(&e->codec);
 }
 
 /* Copies n ids into to, or fills it with `none` when ids is NULL. */

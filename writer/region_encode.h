@@ -47,7 +47,7 @@ struct region_window {
 
 struct region_encoder {
     void *column[REGION_NCOLUMNS];        /* REGION_WINDOW values each */
-    unsigned char *out[REGION_NCOLUMNS];  /* encoded, chunk_codec_bound bytes */
+    unsigned char *out[REGION_NCOLUMNS];  /* encoded, chunk_codec_bound of a column */
     struct chunk_codec codec;
     size_t buffered;
     int flushed;                          /* a window of the region went out */
@@ -62,7 +62,10 @@ void region_encoder_free(struct region_encoder *e);
 void region_encoder_begin(struct region_encoder *e);
 
 /* The most bytes a window's columns take together. */
-size_t region_window_max_bytes(const struct region_encoder *e);
+static inline size_t region_window_max_bytes(void)
+{
+    return REGION_NCOLUMNS * chunk_codec_bound(REGION_WINDOW * sizeof(int64_t));
+}
 
 /* Takes a window the encoder produced; 0, or -1 to stop. */
 typedef int (*region_window_fn)(void *ctx, const struct region_window *win);

@@ -89,23 +89,45 @@ void scope_wire_region_free(struct scope_region_info *info)
     *info = (struct scope_region_info){0};
 }
 
-/* Columns one after the other: start, end, thread, call site. */
-size_t scope_wire_chunk_encode(char *buf, const struct scope_chunk *chunk, const int32_t *site_map)
+/* A window: its fixed part, then each column's bytes. */
+struct window_fixed {
+    uint64_t n, chunk, bytes[REGION_NCOLUMNS];
+    int32_t extensible, last, has_callsites, pad;
+    struct call_stats stats;
+};
+
+size_t scope_wire_window_encode(char *buf, const struct region_window *win)
 {
-    size_t n = chunk->n;
-    memcpy(buf, chunk->start, n * 8);
-    memcpy(buf + n * 8, chunk->end, n * 8);
-    memcpy(buf + n * 16, chunk->thread, n * 4);
-    int32_t *ids = (int32_t *)(buf + n * 20);
-    for (size_t i = 0; i < n; i++)
-        ids[i] = chunk->callsite[i] >= 0 && site_map ? site_map[chunk->callsite[i]] : -1;
-    return n * SCOPE_WIRE_CALL_BYTES;
+    struct window_fixed f = {.n = win->n, .chunk = win->chunk, .extensible = win->extensible,
+                             .last = win->last, .has_callsites = win->has_callsites,
+                             .stats = win->stats};
+    size_t at = sizeof(f);
+    for (int c = 0; c < REGION_NCOLUMNS; c++) {
+        f.bytes[c] = win->data[c] ? win->bytes[c] : 0;
+        if (f.bytes[c])
+            memcpy(buf + at, win->data[c], f.bytes[c]);
+        at += f.bytes[c];
+    }
+    memcpy(buf, &f, sizeof(f));
+    return at;
 }
 
-void scope_wire_chunk_decode(char *buf, size_t len, struct scope_wire_chunk *chunk)
+int scope_wire_window_decode(const char *buf, size_t len, struct region_window *win)
 {
-    size_t n = len / SCOPE_WIRE_CALL_BYTES;
-    int64_t *start = (int64_t *)buf;
-    int32_t *thread = (int32_t *)(start + 2 * n);
-    *chunk = (struct scope_wire_chunk){n, start, start + n, thread, thread + n};
+    struct window_fixed f;
+    if (len < sizeof(f))
+        return -1;
+    memcpy(&f, buf, sizeof(f));
+    *win = (struct region_window){.n = f.n, .chunk = f.chunk, .extensible = f.extensible,
+                                  .last = f.last, .has_callsites = f.has_callsites,
+                                  .stats = f.stats};
+    size_t at = sizeof(f);
+    for (int c = 0; c < REGION_NCOLUMNS; c++) {
+        if (f.bytes[c] > len - at)
+            return -1;
+        win->bytes[c] = f.bytes[c];
+        win->data[c] = (const unsigned char *)buf + at;
+        at += f.bytes[c];
+    }
+    return at == len ? 0 : -1;
 }

@@ -1,6 +1,7 @@
 /* merge_wire.h: the layout of the messages a rank sends rank 0 at
  * MPI_Finalize (mpi_merge.c), each with its encoder and decoder side by
- * side: the rank's facts, each region's facts, and chunks of its calls.
+ * side: the rank's facts, each region's facts, and windows of its calls
+ * encoded as the file stores them (region_encode.h).
  * Both sides run the same libscope on the same architecture, so fixed
  * fields travel in native byte order. */
 #ifndef SCOPE_MERGE_WIRE_H
@@ -9,14 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event_groups.h"
 #include "scope_writer.h"
 
-/* One call: start, end (ns on rank 0's clock), thread, call site. */
-#define SCOPE_WIRE_CALL_BYTES (8 + 8 + 4 + 4)
-/* The largest message: a chunk of calls (the region message, whose
- * strings are names and paths, fits in it too). */
-#define SCOPE_WIRE_MESSAGE_BYTES (SCOPE_CHUNK_EVENTS * SCOPE_WIRE_CALL_BYTES)
+/* The largest message: a window (the rank and region messages, whose
+ * strings are names and paths, fit in it too). */
+#define SCOPE_WIRE_MESSAGE_BYTES (256 + region_window_max_bytes())
 
 struct scope_wire_rank {
     int64_t pid, run_start_time, clock_offset_ns, dropped_events;
@@ -38,14 +36,9 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
                              uint64_t *calls);
 void scope_wire_region_free(struct scope_region_info *info);
 
-/* A chunk of calls, call sites translated through site_map (NULL: none). */
-size_t scope_wire_chunk_encode(char *buf, const struct scope_chunk *chunk, const int32_t *site_map);
-
-struct scope_wire_chunk {
-    size_t n;
-    int64_t *start, *end;
-    int32_t *thread, *callsite;   /* point into the message (call sites may be renumbered there) */
-};
-void scope_wire_chunk_decode(char *buf, size_t len, struct scope_wire_chunk *chunk);
+/* A window of a region's calls: its length. */
+size_t scope_wire_window_encode(char *buf, const struct region_window *win);
+/* win's data point into buf; -1 when the message is malformed. */
+int scope_wire_window_decode(const char *buf, size_t len, struct region_window *win);
 
 #endif

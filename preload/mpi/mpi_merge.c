@@ -1,8 +1,11 @@
 /* mpi_merge.c: the collective end of an MPI run. Every rank measures its
  * clock offset to rank 0 (min-RTT ping-pong), converts its events to rank
- * 0's clock, and streams them to rank 0 one rank at a time in bounded
- * chunks; rank 0 writes them as they come, so its memory does not grow
- * with the number of ranks. All of it runs on a private communicator. */
+ * 0's clock, names its call sites (rank 0 gives back their ids in the
+ * file), and encodes its calls as the file stores them, all ranks at once;
+ * then rank 0 takes the ranks one at a time and places their encoded
+ * windows in the file (a memory copy per call), so its work and memory do
+ * not grow with the calls of the other ranks. All of it runs on a private
+ * communicator. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include "local_events.h"
 #include "log.h"
 #include "merge_wire.h"
+#include "message_log.h"
 #include "mpi_merge.h"
 #include "process_meta.h"
 #include "recording_stop.h"
@@ -28,7 +32,7 @@
 
 /* Tags of the merge's messages, on scope's own duplicate of MPI_COMM_WORLD
  * (no message of the application can match them). */
-enum { TAG_SYNC = 1, TAG_OFFSET, TAG_GO, TAG_RANK, TAG_SITES, TAG_REGION, TAG_CHUNK };
+enum { TAG_SYNC = 1, TAG_OFFSET, TAG_SITES, TAG_SITE_MAP, TAG_GO, TAG_RANK, TAG_REGION, TAG_WINDOW };
 #define SYNC_ROUNDS 16
 #define SYNC_MAX_ROUNDS 200
 #define SYNC_GOOD_RTT_NS 50000
@@ -122,79 +126,187 @@ void scope_mpi_after_init(void)
     scope_tls.busy--;
 }
 
-static void send_blob(const void *data, size_t len, int tag)
+/* Rank 0's side of the call-site exchange: every rank's named call sites
+ * join the run's set, in rank order; each rank gets back the id in the
+ * file of each of its sites (an empty map: its sites are left out). */
+static void merge_callsites(struct scope_callsite_set *set)
 {
-    PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, comm);
+    for (int r = 1; r < nranks; r++) {
+        MPI_Status st;
+        int len;
+        PMPI_Probe(r, TAG_SITES, comm, &st);
+        PMPI_Get_count(&st, MPI_BYTE, &len);
+        char *blob = malloc(len ? (size_t)len : 1);
+        if (!blob) {
+            scope_log("out of memory for the call sites of rank %d", r);
+            abort();   /* the ranks would wait forever otherwise */
+        }
+        PMPI_Recv(blob, len, MPI_BYTE, r, TAG_SITES, comm, MPI_STATUS_IGNORE);
+        struct scope_callsite_table table = {0};
+        struct scope_callsite_frame *frames = NULL;
+        int32_t *remap = NULL;
+        if (len > 0 &&
+            (scope_callsite_blob_unpack(blob, (size_t)len, &table, &frames) != 0 ||
+             scope_callsite_set_add_table(set, &table, &remap) != 0)) {
+            scope_log("rank %d: its call sites could not be merged", r);
+            free(remap);
+            remap = NULL;
+        }
+        PMPI_Send(remap, remap ? (int)table.nsites : 0, MPI_INT32_T, r, TAG_SITE_MAP, comm);
+        free(remap);
+        free(frames);
+        free(blob);
+    }
 }
 
-/* This rank's call sites, named here (addresses mean nothing elsewhere),
- * as one message; *map gives each site's index in it (NULL: none). */
-static void send_callsites(const struct scope_site_table *sites, int32_t **map)
+/* A non-zero rank's side: its call sites named here (addresses mean
+ * nothing elsewhere) go to rank 0; returns each one's id in the file, or
+ * NULL when it has none (or they were left out). */
+static int32_t *send_callsites(const struct scope_site_table *sites)
 {
     char err[512];
     struct scope_callsite_set set;
-    struct scope_callsite_table table;
-    int32_t *storage = NULL;
+    struct scope_callsite_table table = {0};
+    int32_t *local = NULL, *storage = NULL, *file_ids = NULL;
     size_t len = 0;
     scope_callsite_set_init(&set);
-    if (scope_callsites_resolve(scope_load_resolver, NULL, sites, &set, map, err, sizeof(err)) != 0)
+    if (scope_callsites_resolve(scope_load_resolver, NULL, sites, &set, &local, err, sizeof(err)) != 0)
         scope_log("rank %d: call sites left out: %s", my_rank, err);
-    char *blob = scope_callsite_set_table(&set, &table, &storage) == 0
+    char *blob = local && scope_callsite_set_table(&set, &table, &storage) == 0
                      ? scope_callsite_blob_pack(&table, &len)
                      : NULL;
-    if (!blob) {
-        free(*map);
-        *map = NULL;
+    PMPI_Send(blob, blob ? (int)len : 0, MPI_BYTE, 0, TAG_SITES, comm);   /* empty: none */
+    MPI_Status st;
+    int n;
+    PMPI_Probe(0, TAG_SITE_MAP, comm, &st);
+    PMPI_Get_count(&st, MPI_INT32_T, &n);
+    int32_t *remap = malloc(n ? (size_t)n * sizeof(int32_t) : 1);
+    PMPI_Recv(remap, remap ? n : 0, MPI_INT32_T, 0, TAG_SITE_MAP, comm, MPI_STATUS_IGNORE);
+    if (blob && remap && (size_t)n == table.nsites) {   /* ids in the file, in place */
+        for (size_t i = 0; i < sites->nsites; i++)
+            local[i] = remap[local[i]];
+        file_ids = local;
+        local = NULL;
     }
-    send_blob(blob, len, TAG_SITES);   /* empty: none */
+    free(remap);
+    free(local);
     free(blob);
     free(storage);
     scope_callsite_set_free(&set);
+    return file_ids;
 }
 
-/* A non-zero rank's side: wait for rank 0's go, then stream everything. */
-static void send_rank(struct scope_event_groups *le, const struct scope_site_table *sites,
-                      int64_t run_start, int64_t offset, struct scope_chunk *c, char *buf)
+struct prepared {
+    struct scope_message_log log;
+    char *buf;                      /* SCOPE_WIRE_MESSAGE_BYTES */
+    char err[512];
+};
+
+static int log_window(void *ctx, const struct region_window *win)
 {
-    PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
+    struct prepared *p = ctx;
+    size_t len = scope_wire_window_encode(p->buf, win);
+    return scope_message_log_append(&p->log, TAG_WINDOW, p->buf, len, p->err, sizeof p->err);
+}
+
+/* One region's facts and its calls, encoded window by window as the file
+ * stores them. */
+static int prepare_region(struct prepared *p, struct scope_event_groups *le, size_t r,
+                          const int32_t *file_ids, struct region_encoder *enc,
+                          struct scope_chunk *c)
+{
+    size_t count = scope_event_groups_calls(le, r);
+    struct scope_region_info info = scope_local_region_info(le, r, NULL);
+    size_t len = scope_wire_region_encode(p->buf, &info, count);
+    if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0)
+        return -1;
+    const char *why = NULL;
+    region_encoder_begin(enc);
+    for (size_t next = 0; next < count;) {
+        next = scope_event_groups_chunk(le, r, next, c);
+        if (region_encoder_add(enc, c->start, c->end, c->thread,
+                               scope_chunk_callsites(c->callsite, c->n, file_ids), c->n,
+                               log_window, p, &why) != 0)
+            goto fail;
+    }
+    if (region_encoder_end(enc, log_window, p, &why) != 0)
+        goto fail;
+    if (scope_event_groups_error(le)) {
+        snprintf(p->err, sizeof p->err, "%s", scope_event_groups_error(le));
+        return -1;
+    }
+    return 0;
+fail:
+    if (why)
+        snprintf(p->err, sizeof p->err, "%s", why);
+    return -1;
+}
+
+/* Everything a non-zero rank sends, encoded now, while the other ranks do
+ * the same: its facts, then each region and its windows. A rank that
+ * cannot prepare them sends its facts with nregions -1 (rank 0 then writes
+ * no file, and every rank keeps its records for `scope recover`). */
+static void prepare_rank(struct prepared *p, struct scope_event_groups *le,
+                         const int32_t *file_ids, int64_t run_start, int64_t offset)
+{
+    struct region_encoder enc;
+    struct scope_chunk *chunk = malloc(sizeof(*chunk));
+    int rc = region_encoder_init(&enc) == 0 && chunk ? 0 : -1;
+    if (rc != 0)
+        snprintf(p->err, sizeof p->err, "out of memory encoding the calls");
     size_t nonempty = 0;
     for (size_t r = 0; r < le->nregions; r++)
         nonempty += scope_event_groups_calls(le, r) > 0;
     struct scope_wire_rank rank = {scope_facts.pid, run_start, offset,
                                    (int64_t)scope_buffers_dropped(), (int64_t)nonempty,
                                    scope_facts.hostname};
-    send_blob(buf, scope_wire_rank_encode(buf, &rank), TAG_RANK);
-    int32_t *map = NULL;
-    send_callsites(sites, &map);
-    for (size_t r = 0; r < le->nregions; r++) {
-        size_t count = scope_event_groups_calls(le, r);
-        if (!count)
-            continue;
-        struct scope_region_info info = scope_local_region_info(le, r, NULL);
-        send_blob(buf, scope_wire_region_encode(buf, &info, count), TAG_REGION);
-        for (size_t next = 0; next < count;) {
-            next = scope_event_groups_chunk(le, r, next, c);
-            send_blob(buf, scope_wire_chunk_encode(buf, c, map), TAG_CHUNK);
-        }
-    }
-    free(map);
+    size_t len = scope_wire_rank_encode(p->buf, &rank);
+    if (rc == 0)
+        rc = scope_message_log_append(&p->log, TAG_RANK, p->buf, len, p->err, sizeof p->err);
+    for (size_t r = 0; rc == 0 && r < le->nregions; r++)
+        if (scope_event_groups_calls(le, r) > 0)
+            rc = prepare_region(p, le, r, file_ids, &enc, chunk);
+    region_encoder_free(&enc);
+    free(chunk);
+    if (rc == 0)
+        return;
+    scope_log("rank %d: %s: its records are kept for `scope recover`", my_rank, p->err);
+    scope_message_log_free(&p->log);
+    rank.nregions = -1;
+    len = scope_wire_rank_encode(p->buf, &rank);
+    if (scope_message_log_append(&p->log, TAG_RANK, p->buf, len, p->err, sizeof p->err) != 0)
+        abort();   /* a few bytes in memory: rank 0 would wait forever otherwise */
+}
+
+static int send_message(void *ctx, int tag, const void *data, size_t len)
+{
+    (void)ctx;
+    return PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, comm) == MPI_SUCCESS ? 0 : -1;
+}
+
+/* A non-zero rank's side: its prepared messages, when rank 0 says go. */
+static int send_rank(struct prepared *p)
+{
+    PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
+    if (scope_message_log_replay(&p->log, send_message, NULL, p->buf, p->err, sizeof p->err) == 0)
+        return 0;
+    scope_log("rank %d: %s", my_rank, p->err);
+    abort();   /* rank 0 waits for the rest of its messages */
 }
 
 /* Receives one message from rank r into buf; returns its length. */
-static size_t recv_blob(int r, int tag, char *buf, size_t cap)
+static size_t recv_blob(int r, int tag, char *buf)
 {
     MPI_Status st;
     int n;
-    PMPI_Recv(buf, (int)cap, MPI_BYTE, r, tag, comm, &st);
+    PMPI_Recv(buf, (int)SCOPE_WIRE_MESSAGE_BYTES, MPI_BYTE, r, tag, comm, &st);
     PMPI_Get_count(&st, MPI_BYTE, &n);
     return (size_t)n;
 }
 
 struct receive_state {
     int next_rank;         /* first rank not yet received */
-    int32_t *callsite_map; /* the rank's call sites' ids in the file, or NULL */
     char *buf;
-    struct scope_chunk *chunk;
     int64_t began;         /* for the progress line */
     int progress_shown;
 };
@@ -208,58 +320,33 @@ static void show_progress(struct receive_state *s, int rank)
     s->progress_shown = 1;
 }
 
-/* Receives one region of rank r; writes it when w is not NULL. */
+/* Receives one region of rank r: its facts, then its windows (as many as
+ * its calls fill); places them when w is not NULL. */
 static int receive_region(int r, const struct scope_writer_api *api, scope_writer *w,
                           struct receive_state *s, size_t *events)
 {
     struct scope_region_info info;
     uint64_t calls = 0;
-    size_t len = recv_blob(r, TAG_REGION, s->buf, SCOPE_WIRE_MESSAGE_BYTES);
+    size_t len = recv_blob(r, TAG_REGION, s->buf);
     int ok = scope_wire_region_decode(s->buf, len, &info, &calls) == 0 && w &&
              api->begin_region(w, &info) == 0;
-    for (uint64_t got = 0; got < calls;) {
-        struct scope_wire_chunk c;
-        size_t bytes = recv_blob(r, TAG_CHUNK, s->buf, SCOPE_WIRE_MESSAGE_BYTES);
-        scope_wire_chunk_decode(s->buf, bytes, &c);
-        ok = ok && api->append(w, c.start, c.end, c.thread,
-                               scope_chunk_callsites(c.callsite, c.n, s->callsite_map), c.n) == 0;
-        got += c.n;
-        *events += c.n;
+    uint64_t windows = calls <= REGION_WINDOW ? 1 : (calls + REGION_WINDOW - 1) / REGION_WINDOW;
+    for (uint64_t k = 0; k < windows; k++) {
+        struct region_window win;
+        len = recv_blob(r, TAG_WINDOW, s->buf);
+        ok = ok && scope_wire_window_decode(s->buf, len, &win) == 0 &&
+             api->put_window(w, &win) == 0;
     }
+    *events += calls;
     ok = ok && api->end_region(w) == 0;
     scope_wire_region_free(&info);
     return ok ? 0 : -1;
 }
 
-/* Rank r's call sites, added to the run's: sets s->callsite_map. */
-static int receive_callsites(int r, struct scope_callsite_set *callsites, struct receive_state *s)
-{
-    MPI_Status st;
-    int len;
-    PMPI_Probe(r, TAG_SITES, comm, &st);
-    PMPI_Get_count(&st, MPI_BYTE, &len);
-    char *blob = malloc(len ? (size_t)len : 1);
-    PMPI_Recv(blob, len, MPI_BYTE, r, TAG_SITES, comm, MPI_STATUS_IGNORE);
-    struct scope_callsite_table table;
-    struct scope_callsite_frame *frames = NULL;
-    int rc = 0;
-    if (blob && len > 0 && callsites) {
-        rc = scope_callsite_blob_unpack(blob, (size_t)len, &table, &frames) != 0 ||
-                     scope_callsite_set_add_table(callsites, &table, &s->callsite_map) != 0
-                 ? -1
-                 : 0;
-        if (rc != 0)
-            scope_log("rank %d: its call sites could not be merged", r);
-    }
-    free(frames);
-    free(blob);
-    return blob ? 0 : -1;
-}
-
 /* Rank 0: takes every other rank in turn. With w NULL (writing failed) it
  * still drains them, so that no rank waits forever. */
-static int receive_ranks(const struct scope_writer_api *api, scope_writer *w,
-                         struct scope_callsite_set *callsites, void *ctx, size_t *events)
+static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, void *ctx,
+                         size_t *events)
 {
     struct receive_state *s = ctx;
     int rc = 0;
@@ -268,21 +355,18 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w,
         show_progress(s, r);
         PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
         struct scope_wire_rank rank = {0};
-        size_t len = recv_blob(r, TAG_RANK, s->buf, SCOPE_WIRE_MESSAGE_BYTES);
-        if (scope_wire_rank_decode(s->buf, len, &rank) != 0)
+        size_t len = recv_blob(r, TAG_RANK, s->buf);
+        if (scope_wire_rank_decode(s->buf, len, &rank) != 0 || rank.nregions < 0)
             rc = -1;
         struct scope_rank_info info = {r, rank.hostname, rank.pid, rank.run_start_time,
                                        rank.clock_offset_ns, rank.dropped_events};
-        if (receive_callsites(r, w ? callsites : NULL, s) != 0 ||
-            (w && (rc != 0 || api->begin_rank(w, &info) != 0)))
+        if (w && (rc != 0 || api->begin_rank(w, &info) != 0))
             rc = -1;
         for (int64_t k = 0; k < rank.nregions; k++)
             if (receive_region(r, api, rc == 0 ? w : NULL, s, events) != 0)
                 rc = -1;
         if (w && rc == 0 && api->end_rank(w) != 0)
             rc = -1;
-        free(s->callsite_map);
-        s->callsite_map = NULL;
         free(rank.hostname);
     }
     if (s->progress_shown)
@@ -295,11 +379,17 @@ static int write_as_root(struct scope_event_groups *le, const struct scope_site_
 {
     struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,
                                   scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped()};
-    int rc = scope_write_file(nranks, run_start, &own, le, sites, receive_ranks, s);
+    struct scope_callsite_set callsites;
+    int32_t *own_ids = NULL;
+    scope_write_file_callsites(sites, &callsites, &own_ids);
+    merge_callsites(&callsites);
+    int rc = scope_write_file(nranks, run_start, &own, le, &callsites, own_ids, receive_ranks, s);
     if (rc != 0 && s->next_rank < nranks) {
         size_t ignored = 0;
-        receive_ranks(NULL, NULL, NULL, s, &ignored);
+        receive_ranks(NULL, NULL, s, &ignored);
     }
+    free(own_ids);
+    scope_callsite_set_free(&callsites);
     return rc;
 }
 
@@ -335,30 +425,33 @@ void scope_mpi_before_finalize(void)
     int64_t run_start;
     PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comm);
 
-    struct receive_state s = {1, NULL, malloc(SCOPE_WIRE_MESSAGE_BYTES),
-                              malloc(sizeof(struct scope_chunk)), began, 0};
-    int written = 0;
-    if (!s.buf || !s.chunk) {
+    struct prepared p = {.buf = malloc(SCOPE_WIRE_MESSAGE_BYTES)};
+    scope_message_log_init(&p.log);
+    struct receive_state s = {1, p.buf, began, 0};
+    int written = 0, kept = 0;
+    if (!p.buf || !le.region_begin) {
         scope_log("rank %d: out of memory for the merge", my_rank);
         abort();   /* the other ranks would wait forever otherwise */
     }
-    if (my_rank == 0)
+    if (my_rank == 0) {
         written = write_as_root(&le, &sites, run_start, &s) == 0;
-    else
-        send_rank(&le, &sites, my_start, offset, s.chunk, s.buf);
+    } else {
+        int32_t *file_ids = send_callsites(&sites);
+        prepare_rank(&p, &le, file_ids, my_start, offset);
+        free(file_ids);
+        kept = p.err[0] != '\0';
+        send_rank(&p);
+    }
     PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
     if (my_rank == 0)
         scope_debug("finalize: clock sync, merge and write took %.3f s; peak memory %ld MiB",
                     (double)(scope_monotonic_ns() - began) / 1e9, scope_peak_memory_mib());
-    if (my_rank != 0 && scope_event_groups_error(&le))
-        scope_log("rank %d: %s: its records are kept for `scope recover`", my_rank,
-                  scope_event_groups_error(&le));
-    else if (written) {
+    if (written && !kept) {
         scope_rt.written = 1;
         scope_buffers_remove();
     }
-    free(s.buf);
-    free(s.chunk);
+    scope_message_log_free(&p.log);
+    free(p.buf);
     scope_event_groups_free(&le);
     scope_site_table_free(&sites);
 out:

@@ -80,32 +80,6 @@ void scope_sorted_runs_free(struct scope_sorted_runs *s)
     scope_sorted_runs_init(s, 0);
 }
 
-static int open_runs_file(char *err, size_t errlen)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/scope-sort-XXXXXX", scope_temp_dir());
-    int fd = mkstemp(path);
-    if (fd < 0)
-        snprintf(err, errlen, "cannot create %s for sorting: %s", path, strerror(errno));
-    else
-        unlink(path);
-    return fd;
-}
-
-static int write_all(int fd, const void *p, size_t len)
-{
-    for (const char *c = p; len > 0;) {
-        ssize_t w = write(fd, c, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event *sorted,
                           size_t n, const size_t *offsets, char *err, size_t errlen)
 {
@@ -119,7 +93,7 @@ int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event 
         return -1;
     }
     s->run_begin = begin;
-    if (s->fd < 0 && (s->fd = open_runs_file(err, errlen)) < 0)
+    if (s->fd < 0 && (s->fd = scope_scratch_file("sorting", err, errlen)) < 0)
         return -1;
     uint64_t *at = s->run_begin + s->nruns * row;
     unsigned char *p = s->encoded;
@@ -137,7 +111,7 @@ int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event 
     }
     size_t len = (size_t)(p - s->encoded);
     at[s->nregions] = s->file_bytes + len;
-    if (write_all(s->fd, s->encoded, len) != 0) {
+    if (scope_write_full(s->fd, s->encoded, len) != 0) {
         snprintf(err, errlen, "cannot write events to sort in %s: %s", scope_temp_dir(),
                  strerror(errno));
         return -1;
@@ -158,10 +132,9 @@ static int advance(struct scope_sorted_runs *s, struct scope_run_head *h)
         size_t n = HEAD_BYTES - h->have;
         if (h->end - h->next < n)
             n = (size_t)(h->end - h->next);
-        ssize_t got = pread(s->fd, h->buf + h->have, n, (off_t)h->next);
-        if (got != (ssize_t)n) {
+        if (scope_pread_full(s->fd, h->buf + h->have, n, h->next) != 0) {
             snprintf(s->error, sizeof s->error, "cannot read back sorted events: %s",
-                     got < 0 ? strerror(errno) : "short read");
+                     errno ? strerror(errno) : "short read");
             memset(h->buf + h->have, 0, n);
         }
         h->next += n;

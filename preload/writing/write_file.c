@@ -1,6 +1,7 @@
 /* write_file.c: the file as a whole: load the writer, create the temporary
  * file (named for a termination signal's handler to remove), write every
- * rank and the run's call sites, rename, and report in one line. */
+ * rank and the run's call sites, rename, and report in one line; and this
+ * process's call sites named for it. */
 #include "write_file.h"
 #include "callsite_resolve.h"
 #include "companion_loader.h"
@@ -15,30 +16,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int write_all(const struct scope_writer_api *api, scope_writer *w,
-                     const struct scope_rank_info *own, struct scope_event_groups *le,
-                     const struct scope_site_table *sites, scope_more_ranks_fn more, void *ctx,
-                     size_t *events)
+void scope_write_file_callsites(const struct scope_site_table *sites,
+                                struct scope_callsite_set *callsites, int32_t **ids)
 {
     char err[512];
-    struct scope_callsite_set callsites;
-    int32_t *own_map = NULL;
-    scope_callsite_set_init(&callsites);
-    if (scope_callsites_resolve(scope_load_resolver, NULL, sites, &callsites, &own_map, err, sizeof(err)) != 0)
+    scope_callsite_set_init(callsites);
+    *ids = NULL;
+    if (scope_callsites_resolve(scope_load_resolver, NULL, sites, callsites, ids, err,
+                                sizeof(err)) != 0)
         scope_warn("call sites left out: %s", err);
-    int rc = scope_write_rank(api, w, own, le, own_map, scope_local_region_info, NULL) != 0 ||
-                     (more && more(api, w, &callsites, ctx, events) != 0) ||
-                     scope_write_callsites(api, w, &callsites) != 0
-                 ? -1
-                 : 0;
-    free(own_map);
-    scope_callsite_set_free(&callsites);
-    return rc;
+}
+
+static int write_all(const struct scope_writer_api *api, scope_writer *w,
+                     const struct scope_rank_info *own, struct scope_event_groups *le,
+                     const struct scope_callsite_set *callsites, const int32_t *own_ids,
+                     scope_more_ranks_fn more, void *ctx, size_t *events)
+{
+    return scope_write_rank(api, w, own, le, own_ids, scope_local_region_info, NULL) != 0 ||
+                   (more && more(api, w, ctx, events) != 0) ||
+                   scope_write_callsites(api, w, callsites) != 0
+               ? -1
+               : 0;
 }
 
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
-                     struct scope_event_groups *le, const struct scope_site_table *sites,
-                     scope_more_ranks_fn more, void *ctx)
+                     struct scope_event_groups *le, const struct scope_callsite_set *callsites,
+                     const int32_t *own_ids, scope_more_ranks_fn more, void *ctx)
 {
     char err[512], path[PATH_MAX];
     const struct scope_writer_api *api =
@@ -57,7 +60,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     }
     size_t events = le->count;
     scope_partial_file_set(api->temp_path(w));
-    int written = write_all(api, w, own, le, sites, more, ctx, &events) == 0;
+    int written = write_all(api, w, own, le, callsites, own_ids, more, ctx, &events) == 0;
     if (!written) {
         const char *why = scope_event_groups_error(le);
         scope_log("writing %s failed: %s: data left for `scope recover`", path,

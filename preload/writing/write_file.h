@@ -7,15 +7,21 @@
 #include "local_events.h"
 #include "scope_writer.h"
 
-/* Writes the other ranks' data (MPI), adding their call sites to
- * `callsites`; counts their events into *events. */
+/* Writes the other ranks' data (MPI); counts their calls into *events. */
 typedef int (*scope_more_ranks_fn)(const struct scope_writer_api *api, scope_writer *w,
-                                   struct scope_callsite_set *callsites, void *ctx, size_t *events);
+                                   void *ctx, size_t *events);
 
-/* Returns 0 when the file is complete, -1 after saying why. `sites`: the
- * call sites of this process's events. */
+/* This process's call sites named into a new set `callsites` (free it);
+ * *ids: each one's id there, NULL when it has none. When they cannot be
+ * named, says so in one line and leaves them out. */
+void scope_write_file_callsites(const struct scope_site_table *sites,
+                                struct scope_callsite_set *callsites, int32_t **ids);
+
+/* Returns 0 when the file is complete, -1 after saying why. `callsites`:
+ * the run's call sites (every rank's), `own_ids` the id there of each of
+ * this process's (NULL: none). */
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
-                     struct scope_event_groups *le, const struct scope_site_table *sites,
-                     scope_more_ranks_fn more, void *ctx);
+                     struct scope_event_groups *le, const struct scope_callsite_set *callsites,
+                     const int32_t *own_ids, scope_more_ranks_fn more, void *ctx);
 
 #endif

@@ -9,6 +9,8 @@
 #include "thread_buffer.h"
 #include "write_file.h"
 
+#include <stdlib.h>
+
 void scope_write_single_process(void)
 {
     char err[512];
@@ -26,7 +28,13 @@ void scope_write_single_process(void)
             .rank = 0, .hostname = scope_facts.hostname, .pid = scope_facts.pid,
             .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0,
             .dropped_events = (int64_t)scope_buffers_dropped()};
-        if (scope_write_file(1, scope_rt.run_start_ns, &own, &le, &sites, NULL, NULL) != 0) {
+        struct scope_callsite_set callsites;
+        int32_t *ids;
+        scope_write_file_callsites(&sites, &callsites, &ids);
+        int rc = scope_write_file(1, scope_rt.run_start_ns, &own, &le, &callsites, ids, NULL, NULL);
+        free(ids);
+        scope_callsite_set_free(&callsites);
+        if (rc != 0) {
             scope_event_groups_free(&le);
             scope_site_table_free(&sites);
             return;

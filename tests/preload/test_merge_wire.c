@@ -1,6 +1,6 @@
 /* test_merge_wire.c: Check unit tests of the merge's messages: what a rank
  * encodes, rank 0 decodes unchanged (rank facts, region facts with their
- * clones, chunks of calls), and a short message is refused. */
+ * clones, windows of encoded calls), and a short message is refused. */
 #include <check.h>
 
 #include "../check_main.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char buf[SCOPE_WIRE_MESSAGE_BYTES];
+static char *buf;
 
 START_TEST(region_round_trip)
 {
@@ -58,12 +58,43 @@ START_TEST(rank_round_trip)
 }
 END_TEST
 
+/* A window as an encoder hands it over, through the wire: the same fields
+ * and bytes; any cut refused. */
+START_TEST(window_round_trip)
+{
+    static const unsigned char start[] = {1, 2, 3}, end[] = {4, 5}, thread[] = {6};
+    struct region_window in = {.n = 70000, .chunk = REGION_WINDOW, .extensible = 1, .last = 1,
+                               .has_callsites = 0, .bytes = {3, 2, 1, 0},
+                               .data = {start, end, thread, NULL},
+                               .stats = {.calls = 70000, .total_ns = 9, .mean_ns = 0.5}};
+    size_t len = scope_wire_window_encode(buf, &in);
+    struct region_window out;
+    ck_assert_int_eq(scope_wire_window_decode(buf, len, &out), 0);
+    ck_assert_uint_eq(out.n, 70000);
+    ck_assert_uint_eq(out.chunk, REGION_WINDOW);
+    ck_assert_int_eq(out.extensible, 1);
+    ck_assert_int_eq(out.last, 1);
+    ck_assert_int_eq(out.has_callsites, 0);
+    ck_assert_uint_eq(out.bytes[0], 3);
+    ck_assert_uint_eq(out.bytes[3], 0);
+    ck_assert_mem_eq(out.data[0], start, 3);
+    ck_assert_mem_eq(out.data[1], end, 2);
+    ck_assert_mem_eq(out.data[2], thread, 1);
+    ck_assert_int_eq(out.stats.calls, 70000);
+    ck_assert_double_eq(out.stats.mean_ns, 0.5);
+    ck_assert_int_eq(scope_wire_window_decode(buf, len - 1, &out), -1);
+    ck_assert_int_eq(scope_wire_window_decode(buf, 10, &out), -1);
+}
+END_TEST
+
 int main(void)
 {
+    buf = malloc(SCOPE_WIRE_MESSAGE_BYTES);
     Suite *s = suite_create("merge_wire");
     TCase *tc = tcase_create("wire");
     tcase_add_test(tc, region_round_trip);
     tcase_add_test(tc, rank_round_trip);
+    tcase_add_test(tc, window_round_trip);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }
