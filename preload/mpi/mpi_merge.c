@@ -1,5 +1,6 @@
-/* mpi_merge.c: the collective end of an MPI run. Every rank measures its
- * clock offset to rank 0 (min-RTT ping-pong), converts its events to rank
+/* mpi_merge.c: the collective end of an MPI run. The first rank of each
+ * node measures its clock's offset to rank 0 (min-RTT ping-pong) for the
+ * ranks of its node; every rank converts its events to rank
  * 0's clock, names its call sites (rank 0 gives back their ids in the
  * file), and encodes its calls as the file stores them, all ranks at once;
  * then rank 0 takes the ranks one at a time and places their encoded
@@ -38,6 +39,9 @@ enum { TAG_SYNC = 1, TAG_OFFSET, TAG_SITES, TAG_SITE_MAP, TAG_GO, TAG_RANK, TAG_
 #define SYNC_GOOD_RTT_NS 50000
 
 static MPI_Comm comm = MPI_COMM_NULL;
+static MPI_Comm node_comm = MPI_COMM_NULL;   /* the ranks sharing this rank's clock */
+static MPI_Comm leader_comm = MPI_COMM_NULL; /* the first rank of each node; */
+                                             /* NULL on the others */
 static int my_rank, nranks;
 static struct scope_clock_offsets to_root;   /* this clock vs rank 0's */
 static int64_t init_error;                   /* of to_root.offset0 */
@@ -47,18 +51,18 @@ struct measured_offset {
     int64_t offset, error;
 };
 
-/* Rank 0's side of the ping-pong with rank r: r's clock minus ours, from
- * the round trip with the smallest time (it bounds the error by half of
- * it). Goes on past SYNC_ROUNDS, up to SYNC_MAX_ROUNDS, while no round trip
- * was short: an oversubscribed node needs more tries. */
-static struct measured_offset measure_offset(int r)
+/* Rank 0's side of the ping-pong with node leader l: l's clock minus ours,
+ * from the round trip with the smallest time (it bounds the error by half
+ * of it). Goes on past SYNC_ROUNDS, up to SYNC_MAX_ROUNDS, while no round
+ * trip was short: an oversubscribed node needs more tries. */
+static struct measured_offset measure_offset(int l)
 {
     int64_t best_rtt = INT64_MAX, offset = 0, theirs;
     for (int k = 0;; k++) {
         int more = k + 1 < SYNC_ROUNDS || (best_rtt > SYNC_GOOD_RTT_NS && k + 1 < SYNC_MAX_ROUNDS);
         int64_t t0 = scope_monotonic_ns();
-        PMPI_Send(&more, 1, MPI_INT, r, TAG_SYNC, comm);
-        PMPI_Recv(&theirs, 1, MPI_INT64_T, r, TAG_SYNC, comm, MPI_STATUS_IGNORE);
+        PMPI_Send(&more, 1, MPI_INT, l, TAG_SYNC, leader_comm);
+        PMPI_Recv(&theirs, 1, MPI_INT64_T, l, TAG_SYNC, leader_comm, MPI_STATUS_IGNORE);
         int64_t t1 = scope_monotonic_ns();
         if (t1 - t0 < best_rtt) {
             best_rtt = t1 - t0;
@@ -69,26 +73,48 @@ static struct measured_offset measure_offset(int r)
     }
 }
 
-/* This rank's offset to rank 0's clock (0 on rank 0), with its error. */
+/* This rank's offset to rank 0's clock (0 on rank 0's node), with its
+ * error. Ranks of one node share one clock: only the first rank of each
+ * node measures it against rank 0, and tells the others of its node. */
 static struct measured_offset sync_clocks(void)
 {
-    struct measured_offset m = {0, 0};
-    if (my_rank == 0) {
-        for (int r = 1; r < nranks; r++) {
-            struct measured_offset off = measure_offset(r);
-            int64_t pair[2] = {off.offset, off.error};
-            PMPI_Send(pair, 2, MPI_INT64_T, r, TAG_OFFSET, comm);
+    int64_t pair[2] = {0, 0};
+    int leaders, me;
+    if (leader_comm != MPI_COMM_NULL) {
+        PMPI_Comm_size(leader_comm, &leaders);
+        PMPI_Comm_rank(leader_comm, &me);
+        for (int l = 1; me == 0 && l < leaders; l++) {
+            struct measured_offset off = measure_offset(l);
+            int64_t theirs[2] = {off.offset, off.error};
+            PMPI_Send(theirs, 2, MPI_INT64_T, l, TAG_OFFSET, leader_comm);
         }
-        return m;
+        for (int more = me != 0; more;) {
+            PMPI_Recv(&more, 1, MPI_INT, 0, TAG_SYNC, leader_comm, MPI_STATUS_IGNORE);
+            int64_t now = scope_monotonic_ns();
+            PMPI_Send(&now, 1, MPI_INT64_T, 0, TAG_SYNC, leader_comm);
+        }
+        if (me != 0)
+            PMPI_Recv(pair, 2, MPI_INT64_T, 0, TAG_OFFSET, leader_comm, MPI_STATUS_IGNORE);
     }
-    for (int more = 1; more;) {
-        PMPI_Recv(&more, 1, MPI_INT, 0, TAG_SYNC, comm, MPI_STATUS_IGNORE);
-        int64_t now = scope_monotonic_ns();
-        PMPI_Send(&now, 1, MPI_INT64_T, 0, TAG_SYNC, comm);
-    }
-    int64_t pair[2];
-    PMPI_Recv(pair, 2, MPI_INT64_T, 0, TAG_OFFSET, comm, MPI_STATUS_IGNORE);
+    PMPI_Bcast(pair, 2, MPI_INT64_T, 0, node_comm);
     return (struct measured_offset){pair[0], pair[1]};
+}
+
+/* The ranks that share a clock: those of one shared-memory node, or, with
+ * SCOPE_TEST_RANKS_PER_NODE=N (test-only), pretend nodes of N ranks in
+ * rank order, so that every multi-node path runs on one machine. Rank 0 is
+ * the first rank of its node (ranks keep their order). */
+static void find_nodes(void)
+{
+    const char *v = getenv("SCOPE_TEST_RANKS_PER_NODE");
+    int per_node = v ? atoi(v) : 0;
+    if (per_node > 0)
+        PMPI_Comm_split(comm, my_rank / per_node, my_rank, &node_comm);
+    else
+        PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node_comm);
+    int node_rank;
+    PMPI_Comm_rank(node_comm, &node_rank);
+    PMPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, my_rank, &leader_comm);
 }
 
 /* The offsets at MPI_Init and at MPI_Finalize give the clock's drift only
@@ -116,7 +142,15 @@ void scope_mpi_after_init(void)
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     PMPI_Comm_rank(comm, &my_rank);
     PMPI_Comm_size(comm, &nranks);
+    find_nodes();
+    int64_t began = scope_monotonic_ns();
     struct measured_offset at_init = sync_clocks();
+    if (my_rank == 0) {
+        int nodes;
+        PMPI_Comm_size(leader_comm, &nodes);
+        scope_debug("MPI_Init: clock offsets of %d node(s) measured in %.3f ms", nodes,
+                    (double)(scope_monotonic_ns() - began) / 1e6);
+    }
     to_root.offset0 = at_init.offset;
     init_error = at_init.error;
     to_root.t0 = scope_monotonic_ns();
@@ -455,6 +489,9 @@ void scope_mpi_before_finalize(void)
     scope_event_groups_free(&le);
     scope_site_table_free(&sites);
 out:
+    if (leader_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&leader_comm);
+    PMPI_Comm_free(&node_comm);
     PMPI_Comm_free(&comm);
     scope_tls.busy--;
 }
