@@ -145,18 +145,15 @@ static int write_metadata(scope_writer *w, const struct scope_run_info *run)
     return rc;
 }
 
-static scope_writer *w_create(const char *path, const struct scope_run_info *run,
-                              char *err, size_t errlen)
+/* A file with /metadata (run given) or of ranks only (run NULL). */
+static scope_writer *open_writer(const char *path, const struct scope_run_info *run, char *err,
+                                 size_t errlen)
 {
-    if (!path || !run) {
-        snprintf(err, errlen, "create: path and run info are required");
-        return NULL;
-    }
     scope_writer *w = writer_new(path, err, errlen);
     if (!w)
         return NULL;
     struct h5_quiet q = h5_quiet_begin();
-    int rc = create_file(w) < 0 ? -1 : write_metadata(w, run);
+    int rc = create_file(w) < 0 ? -1 : run ? write_metadata(w, run) : 0;
     if (rc < 0) {
         snprintf(err, errlen, "%s", w->err);
         snprintf(last_error, sizeof last_error, "%s", w->err);
@@ -165,6 +162,40 @@ static scope_writer *w_create(const char *path, const struct scope_run_info *run
     }
     h5_quiet_end(q);
     return w;
+}
+
+static scope_writer *w_create(const char *path, const struct scope_run_info *run,
+                              char *err, size_t errlen)
+{
+    if (!path || !run) {
+        snprintf(err, errlen, "create: path and run info are required");
+        return NULL;
+    }
+    return open_writer(path, run, err, errlen);
+}
+
+static scope_writer *w_create_part(const char *path, char *err, size_t errlen)
+{
+    if (!path) {
+        snprintf(err, errlen, "create_part: a path is required");
+        return NULL;
+    }
+    return open_writer(path, NULL, err, errlen);
+}
+
+static int w_link_rank(scope_writer *w, int rank, const char *part)
+{
+    if (enter(w, IN_FILE, "link_rank") < 0)
+        return -1;
+    char name[32];
+    snprintf(name, sizeof name, "rank%d", rank);
+    char target[40];
+    snprintf(target, sizeof target, "/%s", name);
+    int rc = rank < 0 || !part ||
+                     H5Lcreate_external(part, target, w->file, name, H5P_DEFAULT, H5P_DEFAULT) < 0
+                 ? h5_fail(&w->e, "cannot link /%s to %s", name, part ? part : "(none)")
+                 : 0;
+    return leave(w, rc);
 }
 
 static int open_rank(scope_writer *w, const struct scope_rank_info *info)
@@ -313,6 +344,8 @@ const struct scope_writer_api *scope_writer_api(void)
     H5dont_atexit();
     static const struct scope_writer_api api = {
         .create = w_create,
+        .create_part = w_create_part,
+        .link_rank = w_link_rank,
         .begin_rank = w_begin_rank,
         .begin_region = w_begin_region,
         .append = w_append,

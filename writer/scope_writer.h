@@ -8,8 +8,10 @@
  * Calls come in this order, streaming, so the writer never needs more than
  * one chunk in memory:
  *   create -> { begin_rank -> { begin_region -> (append* | put_window*)
- *                                 -> end_region }* -> end_rank }*
+ *                                 -> end_region }* -> end_rank | link_rank }*
  *          -> callsites? -> finish
+ * (create_part: the same without callsites; link_rank belongs in the run's
+ * file, to the ranks of the parts.)
  * Events of a region arrive sorted by start time (possibly in many appends).
  * Any call may fail: it returns -1 and error() says why; abort() then removes
  * the temporary file. The final file appears (by rename) only in finish(). */
@@ -86,6 +88,14 @@ struct scope_writer_api {
     /* Opens "<path>.tmp.<pid>" for writing; NULL on error (err filled). */
     scope_writer *(*create)(const char *path, const struct scope_run_info *run,
                             char *err, size_t errlen);
+    /* Opens "<path>.tmp.<pid>" for a part of a run written on many nodes:
+     * ranks only (no /metadata, no call sites), linked from the run's file
+     * by link_rank. */
+    scope_writer *(*create_part)(const char *path, char *err, size_t errlen);
+    /* In the run's file, outside any rank: /rank{rank} as an external link
+     * to /rank{rank} of the part file `part` (a path relative to the run
+     * file's directory: HDF5 looks for it there). */
+    int (*link_rank)(scope_writer *w, int rank, const char *part);
     int (*begin_rank)(scope_writer *w, const struct scope_rank_info *rank);
     int (*begin_region)(scope_writer *w, const struct scope_region_info *region);
     /* start/end in ns (rank 0's clock), thread_ids: small per-rank thread

@@ -7,6 +7,7 @@
  * windows in the file (a memory copy per call), so its work and memory do
  * not grow with the calls of the other ranks. All of it runs on a private
  * communicator. */
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,31 +316,39 @@ static void prepare_rank(struct prepared *p, struct scope_event_groups *le,
 static int send_message(void *ctx, int tag, const void *data, size_t len)
 {
     (void)ctx;
-    return PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, comm) == MPI_SUCCESS ? 0 : -1;
+    return PMPI_Send(data, (int)len, MPI_BYTE, 0, tag, node_comm) == MPI_SUCCESS ? 0 : -1;
 }
 
-/* A non-zero rank's side: its prepared messages, when rank 0 says go. */
+/* A rank that does not write: its prepared messages to its node's writer
+ * (the node's first rank), when that one says go. */
 static int send_rank(struct prepared *p)
 {
-    PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
+    PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_GO, node_comm, MPI_STATUS_IGNORE);
     if (scope_message_log_replay(&p->log, send_message, NULL, p->buf, p->err, sizeof p->err) == 0)
         return 0;
     scope_log("rank %d: %s", my_rank, p->err);
-    abort();   /* rank 0 waits for the rest of its messages */
+    abort();   /* its node's writer waits for the rest of its messages */
 }
 
-/* Receives one message from rank r into buf; returns its length. */
+/* Receives one message from rank r of the node into buf; its length. */
 static size_t recv_blob(int r, int tag, char *buf)
 {
     MPI_Status st;
     int n;
-    PMPI_Recv(buf, (int)SCOPE_WIRE_MESSAGE_BYTES, MPI_BYTE, r, tag, comm, &st);
+    PMPI_Recv(buf, (int)SCOPE_WIRE_MESSAGE_BYTES, MPI_BYTE, r, tag, node_comm, &st);
     PMPI_Get_count(&st, MPI_BYTE, &n);
     return (size_t)n;
 }
 
+/* What a node's writer (the node's first rank) takes in. */
 struct receive_state {
-    int next_rank;         /* first rank not yet received */
+    int next;              /* first rank of the node not yet received */
+    int node_size;
+    int *world_rank;       /* of each rank of the node */
+    int nodes;             /* > 1: each node writes a part */
+    int *node_of;          /* rank 0, nodes > 1: each world rank's node */
+    const char *file;      /* rank 0, nodes > 1: the run's file */
+    int parts_collected;
     char *buf;
     int64_t began;         /* for the progress line */
     int progress_shown;
@@ -377,23 +386,23 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
     return ok ? 0 : -1;
 }
 
-/* Rank 0: takes every other rank in turn. With w NULL (writing failed) it
- * still drains them, so that no rank waits forever. */
-static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, void *ctx,
-                         size_t *events)
+/* A node's writer: takes every other rank of its node in turn. With w NULL
+ * (writing failed) it still drains them, so that no rank waits forever. */
+static int receive_node(const struct scope_writer_api *api, scope_writer *w,
+                        struct receive_state *s, size_t *events)
 {
-    struct receive_state *s = ctx;
     int rc = 0;
-    for (; s->next_rank < nranks; s->next_rank++) {
-        int r = s->next_rank;
-        show_progress(s, r);
-        PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
+    for (; s->next < s->node_size; s->next++) {
+        int r = s->next;
+        show_progress(s, s->world_rank[r]);
+        PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, node_comm);
         struct scope_wire_rank rank = {0};
         size_t len = recv_blob(r, TAG_RANK, s->buf);
         if (scope_wire_rank_decode(s->buf, len, &rank) != 0 || rank.nregions < 0)
             rc = -1;
-        struct scope_rank_info info = {r, rank.hostname, rank.pid, rank.run_start_time,
-                                       rank.clock_offset_ns, rank.dropped_events};
+        struct scope_rank_info info = {s->world_rank[r], rank.hostname, rank.pid,
+                                       rank.run_start_time, rank.clock_offset_ns,
+                                       rank.dropped_events};
         if (w && (rc != 0 || api->begin_rank(w, &info) != 0))
             rc = -1;
         for (int64_t k = 0; k < rank.nregions; k++)
@@ -405,26 +414,140 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
     }
     if (s->progress_shown)
         fputc('\n', stderr);
+    s->progress_shown = 0;
     return w ? rc : -1;
+}
+
+/* Rank 0 of a run on several nodes: every other node's writer says whether
+ * its part is complete, and how many calls it holds; then the run's file
+ * links each rank of the parts (w NULL: only listens). */
+static int collect_parts(const struct scope_writer_api *api, scope_writer *w,
+                         struct receive_state *s, size_t *events)
+{
+    int64_t mine[2] = {0, 0}, *all = malloc(2 * (size_t)s->nodes * sizeof(int64_t));
+    if (!all) {
+        scope_log("out of memory collecting the nodes' files");
+        abort();   /* the nodes' writers would wait forever otherwise */
+    }
+    PMPI_Gather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, 0, leader_comm);
+    s->parts_collected = 1;
+    int rc = w ? 0 : -1;
+    for (int n = 1; n < s->nodes; n++) {
+        if (all[2 * n] != 0)
+            rc = -1;
+        *events += (size_t)all[2 * n + 1];
+    }
+    free(all);
+    char part[PATH_MAX], link[PATH_MAX];
+    for (int r = 0; rc == 0 && r < nranks; r++) {
+        if (s->node_of[r] == 0)
+            continue;
+        scope_part_paths(s->file, s->node_of[r], part, link, sizeof part);
+        rc = api->link_rank(w, r, link);
+    }
+    return rc;
+}
+
+/* Rank 0's `more`: the ranks of its node, then the other nodes' parts. */
+static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, void *ctx,
+                         size_t *events)
+{
+    struct receive_state *s = ctx;
+    int rc = receive_node(api, w, s, events);
+    if (s->nodes > 1 && collect_parts(api, rc == 0 ? w : NULL, s, events) != 0)
+        rc = -1;
+    return rc;
+}
+
+static int receive_node_only(const struct scope_writer_api *api, scope_writer *w, void *ctx,
+                             size_t *events)
+{
+    return receive_node(api, w, ctx, events);
+}
+
+/* This process's facts as the file's /rank{N} attributes. */
+static struct scope_rank_info own_rank(void)
+{
+    return (struct scope_rank_info){my_rank, scope_facts.hostname, scope_facts.pid,
+                                    scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped()};
 }
 
 static int write_as_root(struct scope_event_groups *le, const struct scope_site_table *sites,
                          int64_t run_start, struct receive_state *s)
 {
-    struct scope_rank_info own = {0, scope_facts.hostname, scope_facts.pid,
-                                  scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped()};
+    struct scope_rank_info own = own_rank();
     struct scope_callsite_set callsites;
     int32_t *own_ids = NULL;
     scope_write_file_callsites(sites, &callsites, &own_ids);
     merge_callsites(&callsites);
     int rc = scope_write_file(nranks, run_start, &own, le, &callsites, own_ids, receive_ranks, s);
-    if (rc != 0 && s->next_rank < nranks) {
-        size_t ignored = 0;
-        receive_ranks(NULL, NULL, s, &ignored);
-    }
+    size_t ignored = 0;
+    if (s->next < s->node_size)
+        receive_node(NULL, NULL, s, &ignored);
+    if (s->nodes > 1 && !s->parts_collected)
+        collect_parts(NULL, NULL, s, &ignored);
     free(own_ids);
     scope_callsite_set_free(&callsites);
     return rc;
+}
+
+/* The first rank of a node other than rank 0's: its node's part, then
+ * whether it is complete to rank 0. */
+static void write_as_node(struct scope_event_groups *le, const int32_t *own_ids,
+                          const char *part, int64_t my_start, int64_t offset,
+                          struct receive_state *s)
+{
+    struct scope_rank_info own = own_rank();
+    own.run_start_time = my_start;
+    own.clock_offset_ns = offset;
+    size_t events = 0;
+    int rc = scope_write_part(part, &own, le, own_ids, receive_node_only, s, &events);
+    if (s->next < s->node_size) {
+        size_t ignored = 0;
+        receive_node(NULL, NULL, s, &ignored);
+    }
+    int64_t mine[2] = {rc, (int64_t)events};
+    PMPI_Gather(mine, 2, MPI_INT64_T, NULL, 2, MPI_INT64_T, 0, leader_comm);
+}
+
+/* Who is where: each rank of this node as a world rank; on rank 0 of a run
+ * on several nodes, each world rank's node. */
+static void map_nodes(struct receive_state *s)
+{
+    MPI_Group node_group, world_group;
+    PMPI_Comm_size(node_comm, &s->node_size);
+    int *local = malloc((size_t)s->node_size * sizeof(int));
+    s->world_rank = malloc((size_t)s->node_size * sizeof(int));
+    int node = 0;
+    if (leader_comm != MPI_COMM_NULL) {
+        PMPI_Comm_size(leader_comm, &s->nodes);
+        PMPI_Comm_rank(leader_comm, &node);
+    }
+    PMPI_Bcast(&s->nodes, 1, MPI_INT, 0, comm);
+    PMPI_Bcast(&node, 1, MPI_INT, 0, node_comm);
+    s->node_of = my_rank == 0 ? malloc((size_t)nranks * sizeof(int)) : NULL;
+    if (!local || !s->world_rank || (my_rank == 0 && !s->node_of)) {
+        scope_log("rank %d: out of memory for the merge", my_rank);
+        abort();   /* the other ranks would wait forever otherwise */
+    }
+    for (int i = 0; i < s->node_size; i++)
+        local[i] = i;
+    PMPI_Comm_group(node_comm, &node_group);
+    PMPI_Comm_group(comm, &world_group);
+    PMPI_Group_translate_ranks(node_group, s->node_size, local, world_group, s->world_rank);
+    PMPI_Group_free(&node_group);
+    PMPI_Group_free(&world_group);
+    free(local);
+    PMPI_Gather(&node, 1, MPI_INT, s->node_of, 1, MPI_INT, 0, comm);
+}
+
+/* The run's file, named on rank 0, to the other nodes' writers. */
+static void share_file_name(char *file, size_t len)
+{
+    if (my_rank == 0)
+        scope_output_file_path(file, len);
+    if (leader_comm != MPI_COMM_NULL)
+        PMPI_Bcast(file, (int)len, MPI_CHAR, 0, leader_comm);
 }
 
 void scope_mpi_before_finalize(void)
@@ -461,31 +584,46 @@ void scope_mpi_before_finalize(void)
 
     struct prepared p = {.buf = malloc(SCOPE_WIRE_MESSAGE_BYTES)};
     scope_message_log_init(&p.log);
-    struct receive_state s = {1, p.buf, began, 0};
-    int written = 0, kept = 0;
+    struct receive_state s = {.next = 1, .nodes = 1, .buf = p.buf, .began = began};
+    char file[PATH_MAX] = "", part[PATH_MAX], link[PATH_MAX];
+    int written = 0, kept = 0, node_writer = leader_comm != MPI_COMM_NULL;
     if (!p.buf || !le.region_begin) {
         scope_log("rank %d: out of memory for the merge", my_rank);
         abort();   /* the other ranks would wait forever otherwise */
     }
+    map_nodes(&s);
+    share_file_name(file, sizeof file);
+    s.file = file;
     if (my_rank == 0) {
         written = write_as_root(&le, &sites, run_start, &s) == 0;
     } else {
         int32_t *file_ids = send_callsites(&sites);
-        prepare_rank(&p, &le, file_ids, my_start, offset);
+        if (node_writer) {
+            int node;
+            PMPI_Comm_rank(leader_comm, &node);
+            scope_part_paths(file, node, part, link, sizeof part);
+            write_as_node(&le, file_ids, part, my_start, offset, &s);
+        } else {
+            prepare_rank(&p, &le, file_ids, my_start, offset);
+            kept = p.err[0] != '\0';
+            send_rank(&p);
+        }
         free(file_ids);
-        kept = p.err[0] != '\0';
-        send_rank(&p);
     }
     PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
     if (my_rank == 0)
         scope_debug("finalize: clock sync, merge and write took %.3f s; peak memory %ld MiB",
                     (double)(scope_monotonic_ns() - began) / 1e9, scope_peak_memory_mib());
+    if (my_rank != 0 && node_writer && !written)
+        unlink(part);   /* the run's file does not link it */
     if (written && !kept) {
         scope_rt.written = 1;
         scope_buffers_remove();
     }
     scope_message_log_free(&p.log);
     free(p.buf);
+    free(s.world_rank);
+    free(s.node_of);
     scope_event_groups_free(&le);
     scope_site_table_free(&sites);
 out:

@@ -1,7 +1,8 @@
-/* write_file.c: the file as a whole: load the writer, create the temporary
- * file (named for a termination signal's handler to remove), write every
- * rank and the run's call sites, rename, and report in one line; and this
- * process's call sites named for it. */
+/* write_file.c: a file as a whole: load the writer, create the temporary
+ * file (named for a termination signal's handler to remove), write this
+ * process's rank, the others, and the run's call sites, rename, and report
+ * in one line; the same for the part a node writes when a run spans nodes;
+ * and this process's call sites named for it. */
 #include "write_file.h"
 #include "callsite_resolve.h"
 #include "companion_loader.h"
@@ -12,9 +13,12 @@
 #include "runtime.h"
 #include "write_rank.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 void scope_write_file_callsites(const struct scope_site_table *sites,
                                 struct scope_callsite_set *callsites, int32_t **ids)
@@ -27,40 +31,40 @@ void scope_write_file_callsites(const struct scope_site_table *sites,
         scope_warn("call sites left out: %s", err);
 }
 
-static int write_all(const struct scope_writer_api *api, scope_writer *w,
-                     const struct scope_rank_info *own, struct scope_event_groups *le,
-                     const struct scope_callsite_set *callsites, const int32_t *own_ids,
-                     scope_more_ranks_fn more, void *ctx, size_t *events)
+void scope_output_file_path(char *path, size_t len)
 {
-    return scope_write_rank(api, w, own, le, own_ids, scope_local_region_info, NULL) != 0 ||
-                   (more && more(api, w, ctx, events) != 0) ||
-                   scope_write_callsites(api, w, callsites) != 0
-               ? -1
-               : 0;
+    scope_expand_output_path(scope_rt.config.output_file, (pid_t)scope_facts.pid,
+                             scope_rt.start_wall, path, len);
 }
 
-int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
-                     struct scope_event_groups *le, const struct scope_callsite_set *callsites,
-                     const int32_t *own_ids, scope_more_ranks_fn more, void *ctx)
+void scope_part_paths(const char *file, int node, char *part, char *link, size_t len)
 {
-    char err[512], path[PATH_MAX];
+    const char *slash = strrchr(file, '/');
+    snprintf(part, len, "%s.d/node%d.h5", file, node);
+    snprintf(link, len, "%s.d/node%d.h5", slash ? slash + 1 : file, node);
+}
+
+static const struct scope_writer_api *load_writer(void)
+{
+    char err[512];
     const struct scope_writer_api *api =
         scope_load_companion("libscope-writer.so", "../writer", "scope_writer_api", err, sizeof(err));
-    if (!api) {
+    if (!api)
         scope_log("%s: data left for `scope recover`", err);
-        return -1;
-    }
-    scope_expand_output_path(scope_rt.config.output_file, (pid_t)scope_facts.pid,
-                             scope_rt.start_wall, path, sizeof(path));
-    struct scope_run_info run = scope_run_info_from(&scope_facts, nranks, run_start_time);
-    scope_writer *w = api->create(path, &run, err, sizeof(err));
-    if (!w) {
-        scope_log("%s: data left for `scope recover`", err);
-        return -1;
-    }
-    size_t events = le->count;
+    return api;
+}
+
+/* Everything into w (callsites NULL: a part), then finish; says why not. */
+static int write_into(const struct scope_writer_api *api, scope_writer *w, const char *path,
+                      const struct scope_rank_info *own, struct scope_event_groups *le,
+                      const struct scope_callsite_set *callsites, const int32_t *own_ids,
+                      scope_more_ranks_fn more, void *ctx, size_t *events)
+{
+    *events = le->count;
     scope_partial_file_set(api->temp_path(w));
-    int written = write_all(api, w, own, le, callsites, own_ids, more, ctx, &events) == 0;
+    int written = scope_write_rank(api, w, own, le, own_ids, scope_local_region_info, NULL) == 0 &&
+                  (!more || more(api, w, ctx, events) == 0) &&
+                  (!callsites || scope_write_callsites(api, w, callsites) == 0);
     if (!written) {
         const char *why = scope_event_groups_error(le);
         scope_log("writing %s failed: %s: data left for `scope recover`", path,
@@ -69,13 +73,54 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     }
     int finished = written && api->finish(w) == 0;
     scope_partial_file_set(NULL);
-    if (!written)
-        return -1;
-    if (!finished) {
+    if (written && !finished)
         scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(NULL));
+    return finished ? 0 : -1;
+}
+
+int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
+                     struct scope_event_groups *le, const struct scope_callsite_set *callsites,
+                     const int32_t *own_ids, scope_more_ranks_fn more, void *ctx)
+{
+    char err[512], path[PATH_MAX];
+    const struct scope_writer_api *api = load_writer();
+    if (!api)
+        return -1;
+    scope_output_file_path(path, sizeof path);
+    struct scope_run_info run = scope_run_info_from(&scope_facts, nranks, run_start_time);
+    scope_writer *w = api->create(path, &run, err, sizeof(err));
+    if (!w) {
+        scope_log("%s: data left for `scope recover`", err);
         return -1;
     }
+    size_t events;
+    if (write_into(api, w, path, own, le, callsites, own_ids, more, ctx, &events) != 0)
+        return -1;
     scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s", nranks,
               nranks == 1 ? "" : "s");
     return 0;
+}
+
+int scope_write_part(const char *path, const struct scope_rank_info *own,
+                     struct scope_event_groups *le, const int32_t *own_ids,
+                     scope_more_ranks_fn more, void *ctx, size_t *events)
+{
+    char err[512], dir[PATH_MAX];
+    const struct scope_writer_api *api = load_writer();
+    if (!api)
+        return -1;
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (slash && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        scope_log("cannot create %s: %s: data left for `scope recover`", dir, strerror(errno));
+        return -1;
+    }
+    scope_writer *w = api->create_part(path, err, sizeof(err));
+    if (!w) {
+        scope_log("%s: data left for `scope recover`", err);
+        return -1;
+    }
+    return write_into(api, w, path, own, le, NULL, own_ids, more, ctx, events);
 }

@@ -101,7 +101,7 @@ void cli_imbalance_table(const scope_file *f, const scope_filter *flt, report *o
 /* The subcommands (one file each: cmd_<name>.c). */
 extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
-    cmd_recover;
+    cmd_recover, cmd_pack;
 extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_callsites;
 
 #endif

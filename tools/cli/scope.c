@@ -22,6 +22,7 @@ static const cli_command *const commands[] = {
     &cmd_run,
     &cmd_lib,
     &cmd_recover,
+    &cmd_pack,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,64 @@
+#!/bin/bash
+# node_files.sh: a run across nodes, simulated on one machine with pretend
+# nodes of 2 ranks (SCOPE_TEST_RANKS_PER_NODE, test-only): 5 tutorial ranks
+# make nodes {0,1} {2,3} {4}. The first rank of each other node writes its
+# node's ranks into FILE.d/nodeN.h5; rank 0's file holds /metadata, its own
+# node's ranks and an external link for every other rank. h5py and scope
+# read it as one file (check_tutorial.py, the full check), `scope pack`
+# joins it into one file that reads the same without FILE.d/, and a node
+# that cannot write its part leaves no file but every record, which
+# `scope recover` writes.
+# usage: node_files.sh   (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON CHECKER)
+set -euo pipefail
+work=$(mktemp -d "${TMPDIR:-/tmp}/scope-nodes-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*"; [ -f err.txt ] && { echo "--- stderr:"; cat err.txt; }; exit 1; }
+export SCOPE_TEST_RANKS_PER_NODE=2
+
+# shellcheck disable=SC2086  # MPIRUN carries the launcher's own options
+$MPIRUN -n 5 "$SCOPE_CLI" run -c "$CONFIG" -- "$PROGRAM" >out.txt 2>err.txt ||
+    fail "the run failed"
+grep -q "^scope: wrote profiling_data.h5 (105 calls, 5 ranks)" err.txt || fail "no report of 105 calls"
+[ "$(ls profiling_data.h5.d)" = "$(printf 'node1.h5\nnode2.h5')" ] ||
+    fail "node files: $(ls -A profiling_data.h5.d | tr '\n' ' ')"
+"$PYTHON" - <<'PY'
+import h5py, sys
+with h5py.File("profiling_data.h5") as f:
+    for r, part in [(0, None), (1, None), (2, "node1.h5"), (3, "node1.h5"), (4, "node2.h5")]:
+        link = f.get(f"rank{r}", getlink=True)
+        if part is None and not isinstance(link, h5py.HardLink):
+            sys.exit(f"FAIL: rank {r} is on rank 0's node but is {link}")
+        if part is not None and not (isinstance(link, h5py.ExternalLink)
+                                     and link.filename == f"profiling_data.h5.d/{part}"):
+            sys.exit(f"FAIL: rank {r}: {link}, want a link into {part}")
+    if "metadata" in h5py.File("profiling_data.h5.d/node1.h5"):
+        sys.exit("FAIL: a node's part holds /metadata")
+print("ok: ranks 2-4 linked into their nodes' files")
+PY
+"$PYTHON" "$CHECKER" "$SCOPE_CLI" profiling_data.h5 5 >check.txt || { cat check.txt; fail "check of the linked file"; }
+"$SCOPE_CLI" summary profiling_data.h5 --format csv >linked.csv
+
+"$SCOPE_CLI" pack profiling_data.h5 -o single.h5 2>pack.txt || fail "pack: $(cat pack.txt)"
+grep -q "wrote single.h5 (3 ranks joined from node files)" pack.txt || fail "pack said: $(cat pack.txt)"
+mv profiling_data.h5.d elsewhere
+"$SCOPE_CLI" summary single.h5 --format csv >single.csv
+cmp -s linked.csv single.csv || fail "the packed file reads differently: $(diff linked.csv single.csv)"
+"$PYTHON" "$CHECKER" "$SCOPE_CLI" single.h5 5 >check.txt || { cat check.txt; fail "check of the packed file"; }
+"$SCOPE_CLI" summary profiling_data.h5 >/dev/null 2>missing.txt && fail "read without its node files"
+grep -q "rank2" missing.txt || fail "a missing node file is not named: $(cat missing.txt)"
+echo "ok: packed into one file"
+
+# a node that cannot write its part: no file, every record kept, recovered
+rm -rf profiling_data.h5 elsewhere
+echo "not a directory" >profiling_data.h5.d
+# shellcheck disable=SC2086
+$MPIRUN -n 5 "$SCOPE_CLI" run -c "$CONFIG" -- "$PROGRAM" >out.txt 2>err.txt || true
+[ ! -e profiling_data.h5 ] || fail "a file was written without the ranks of two nodes"
+grep -q "cannot create profiling_data.h5.d" err.txt || fail "no reason given"
+grep -q "^scope: wrote" err.txt && fail "scope says it wrote a file"
+rm profiling_data.h5.d
+"$SCOPE_CLI" recover -o recovered.h5 2>recover.txt || fail "recover: $(cat recover.txt)"
+"$SCOPE_CLI" summary recovered.h5 --format csv >recovered.csv
+grep -q "^timestep,30," recovered.csv || fail "recovered calls: $(cat recovered.csv)"
+echo "ok: a node's failure keeps every record for scope recover"
