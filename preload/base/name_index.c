@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FIRST_SLOTS 64   /* the index's first size (a power of two) */
+
 static uint64_t hash(const char *s)
 {
     uint64_t h = 1469598103934665603u;
@@ -36,7 +38,7 @@ static void place(uint32_t *slot, size_t cap, char *const *names, size_t at)
 int scope_name_index_add(struct scope_name_index *x, char *const *names, size_t n)
 {
     if (2 * n > x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 64;
+        size_t cap = x->cap ? 2 * x->cap : FIRST_SLOTS;
         while (2 * n > cap)
             cap *= 2;
         uint32_t *slot = calloc(cap, sizeof *slot);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define INDEX_FIRST_SLOTS 256   /* a hash index's first size (a power of two) */
+
 void scope_callsite_set_init(struct scope_callsite_set *s)
 {
     memset(s, 0, sizeof(*s));
@@ -110,7 +112,7 @@ static int grow(struct scope_callsite_set *s, int frames)
     size_t n = frames ? s->nframes : s->nsites;
     if (2 * (n + 1) <= *cap)
         return 0;
-    size_t new_cap = *cap ? 2 * *cap : 256;
+    size_t new_cap = *cap ? 2 * *cap : INDEX_FIRST_SLOTS;
     uint32_t *old = *index, *fresh = calloc(new_cap, sizeof(*fresh));
     if (!fresh)
         return -1;

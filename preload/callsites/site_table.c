@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define INDEX_FIRST_SLOTS 1024   /* the hash index's first size (a power of two) */
+
 void scope_site_table_init(struct scope_site_table *t)
 {
     memset(t, 0, sizeof(*t));
@@ -48,7 +50,7 @@ static size_t find(const struct scope_site_table *t, const uint64_t *a, size_t n
 
 static int grow_index(struct scope_site_table *t)
 {
-    size_t cap = t->index_cap ? 2 * t->index_cap : 1024;
+    size_t cap = t->index_cap ? 2 * t->index_cap : INDEX_FIRST_SLOTS;
     uint32_t *old = t->index;
     size_t old_cap = t->index_cap;
     t->index = calloc(cap, sizeof(*t->index));

@@ -9,6 +9,7 @@
  * running with its records written and recording stopped, which scope
  * says. The l variants gather their arguments and call the v ones. */
 #include "constructor.h"
+#include "log.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -84,8 +85,8 @@ static int exec_with(execve_fn real, const char *file, char *const argv[], char 
     int rc = real(file, argv, env);
     int saved = errno;
     free(env);
-    fprintf(stderr, "scope: exec of %s failed (%s) after recording stopped for it: later "
-            "calls are not recorded\n", file, strerror(saved));
+    scope_log("exec of %s failed (%s) after recording stopped for it: later calls are not "
+              "recorded", file, strerror(saved));
     errno = saved;
     return rc;
 }

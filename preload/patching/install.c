@@ -78,12 +78,12 @@ struct seen_module {
 static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;   /* scope_install_hooks ran: the config is loaded */
 static struct seen_module *seen;
-static size_t nseen;
+static size_t nseen, seen_cap;
 static size_t hooks_cap;
 static int unwind_missing_said;
 /* Every function hooked through GOTs, redirected again in new modules. */
 static struct scope_got_target *got_targets;
-static size_t ngot_targets;
+static size_t ngot_targets, got_targets_cap;
 
 /* The region name of a symbol: the name the config gives it ("symbol as
  * name"), else its demangled C++ name, else the symbol itself, both without
@@ -202,12 +202,11 @@ static int add_hook(struct candidate *c)
 /* Remembers hook `id`, whose entry thunk is `thunk`, for GOT redirection. */
 static void add_got_target(uint32_t id, uintptr_t thunk)
 {
-    struct scope_got_target *t = realloc(got_targets, (ngot_targets + 1) * sizeof(*t));
-    if (!t)
+    if (scope_grow_array((void **)&got_targets, &got_targets_cap, ngot_targets + 1,
+                         sizeof *got_targets) != 0)
         return;
-    got_targets = t;
     const struct scope_hook *h = &scope_rt.hooks[id];
-    t[ngot_targets++] = (struct scope_got_target){h->symbol, h->address, thunk, 0};
+    got_targets[ngot_targets++] = (struct scope_got_target){h->symbol, h->address, thunk, 0};
 }
 
 /* Call sites (depth) of hook id, and libunwind when deeper than 1. */
@@ -371,13 +370,11 @@ static void collect_new_modules(const struct scope_module_list *modules, struct 
         if (was_seen(m))
             continue;
         fresh[(*nfresh)++] = *m;
-        struct seen_module *s = realloc(seen, (nseen + 1) * sizeof(*s));
-        if (!s || !(s[nseen].path = strdup(m->path))) {
-            seen = s ? s : seen;
+        if (scope_grow_array((void **)&seen, &seen_cap, nseen + 1, sizeof *seen) != 0 ||
+            !(seen[nseen].path = strdup(m->path))) {
             c->failed = 1;
             return;
         }
-        seen = s;
         seen[nseen++].bias = m->bias;
         if (scope_elf_foreach_module_symbol(m, collect, c, err, sizeof err) != 0)
             scope_debug("%s", err);

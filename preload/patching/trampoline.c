@@ -13,6 +13,7 @@
 #define REACH ((uintptr_t)1 << 31)
 #define MARGIN ((uintptr_t)64 << 20)   /* keep clear of the edge of rel32 reach */
 #define PROBE_STEP ((uintptr_t)1 << 20)
+#define USER_SPACE_END ((uintptr_t)1 << 47)   /* x86-64 user addresses lie below */
 
 struct pool {
     struct pool *next;
@@ -50,7 +51,7 @@ static struct pool *pool_create(uintptr_t near)
     for (uintptr_t off = PROBE_STEP; !base && off < REACH - MARGIN; off += PROBE_STEP) {
         if (start > off + PROBE_STEP)
             base = map_at(start - off);
-        if (!base && start + off < ((uintptr_t)1 << 47))
+        if (!base && start + off < USER_SPACE_END)
             base = map_at(start + off);
     }
     if (!base)

@@ -1,5 +1,6 @@
 /* process_meta.c: writes and updates this process's meta segment. */
 #include "process_meta.h"
+#include "grow_array.h"
 #include "log.h"
 #include "output_path.h"
 #include "record_files.h"
@@ -15,6 +16,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#define MAPS_FIRST_BYTES ((size_t)1 << 16)   /* /proc/self/maps is read into this much first */
 
 static struct scope_meta_header *meta;
 static size_t meta_bytes;
@@ -132,16 +135,13 @@ static int any_callsites(void)
 static char *read_maps(size_t *len)
 {
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    size_t cap = 1 << 16;
-    char *text = fd >= 0 ? malloc(cap) : NULL;
+    char *text = NULL;
+    size_t cap = 0;
     ssize_t got = 1;
-    for (*len = 0; text && got > 0; *len += (size_t)got) {
-        if (*len == cap) {
-            char *more = realloc(text, cap *= 2);
-            if (!more)
-                break;
-            text = more;
-        }
+    for (*len = 0; fd >= 0 && got > 0; *len += (size_t)got) {
+        if (scope_grow_array((void **)&text, &cap,
+                             *len < MAPS_FIRST_BYTES ? MAPS_FIRST_BYTES : *len + 1, 1) != 0)
+            break;
         got = read(fd, text + *len, cap - *len);
         if (got < 0) {
             free(text);

@@ -4,6 +4,7 @@
  * a time, spills full ones to disk, and tells where they all are. */
 #include "thread_buffer.h"
 #include "fault_stack.h"
+#include "log.h"
 #include "process_meta.h"
 #include "record_files.h"
 #include "segment.h"
@@ -197,8 +198,8 @@ void scope_thread_activate(void *arg)
     int thread;
     struct scope_thread_buffer *b = buffer_take(&thread);
     if (!b) {
-        fprintf(stderr, "scope: cannot create a shared-memory buffer (%s): thread %ld not profiled\n",
-                strerror(errno), (long)syscall(SYS_gettid));
+        scope_log("cannot create a shared-memory buffer (%s): thread %ld not profiled",
+                  strerror(errno), (long)syscall(SYS_gettid));
         goto out;
     }
     if (stack_bounds(&t->stack_low, &t->stack_high) != 0) {
@@ -320,9 +321,9 @@ void scope_thread_flush(void *arg)
         if (!*why)
             snprintf(why, sizeof(why), "cannot spill to %s: %s", b->header->spill_path,
                      strerror(errno));
-        fprintf(stderr, "scope: %s: recording stops on this thread (its first %zu records "
-                "are kept, later calls are counted as dropped_events)\n", why,
-                (size_t)b->header->capacity + (size_t)b->header->spilled);
+        scope_log("%s: recording stops on this thread (its first %zu records are kept, later "
+                  "calls are counted as dropped_events)", why,
+                  (size_t)b->header->capacity + (size_t)b->header->spilled);
         t->status = SCOPE_THREAD_FULL;
         /* cur may lie past the end when a signal handler raced for the last slot */
         t->cur = t->end = t->cur < t->end ? t->cur : t->end;

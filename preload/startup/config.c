@@ -6,6 +6,7 @@
 #include "config.h"
 #include "demangle.h"
 #include "fail_message.h"
+#include "grow_array.h"
 #include "record.h"
 
 #include <ctype.h>
@@ -26,6 +27,7 @@
 #define SCOPE_DEFAULT_BUFFER (8u << 20)
 #define SCOPE_MAX_INCLUDE_DEPTH 8
 #define SCOPE_ENV_SOURCE "SCOPE_FUNCTIONS"
+#define SCOPE_READ_AT_LEAST 4096   /* free bytes in the buffer before each read of a file */
 
 enum section { SECTION_FUNCTIONS, SECTION_OUTPUT, SECTION_CALLSITES };
 
@@ -330,13 +332,11 @@ static int add_pattern(struct scope_config *cfg, const char *spec,
         pattern_free(&pat);
         return -1;
     }
-    struct scope_pattern *grown =
-        realloc(cfg->patterns, (cfg->npatterns + 1) * sizeof *grown);
-    if (!grown) {
+    if (scope_grow_array((void **)&cfg->patterns, &cfg->patterns_cap, cfg->npatterns + 1,
+                         sizeof *cfg->patterns) != 0) {
         pattern_free(&pat);
         return fail(err, errlen, loc, "out of memory");
     }
-    cfg->patterns = grown;
     cfg->patterns[cfg->npatterns++] = pat;
     return 0;
 }
@@ -506,14 +506,9 @@ static char *read_file(const char *path)
     size_t len = 0, cap = 0;
     int error = 0;
     for (;;) {
-        if (cap - len < 4096) {
-            char *grown = realloc(buf, cap + 65536);
-            if (!grown) {
-                error = ENOMEM;
-                break;
-            }
-            buf = grown;
-            cap += 65536;
+        if (scope_grow_array((void **)&buf, &cap, len + SCOPE_READ_AT_LEAST, 1) != 0) {
+            error = ENOMEM;
+            break;
         }
         size_t n = fread(buf + len, 1, cap - len - 1, f);
         len += n;

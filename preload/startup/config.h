@@ -34,7 +34,7 @@ struct scope_config {
     size_t buffer_bytes;   /* [output] buffer, default 8 MiB */
     int callsite_depth;    /* [callsites] depth, default 0 (none) */
     struct scope_pattern *patterns;
-    size_t npatterns;
+    size_t npatterns, patterns_cap;
     /* Demangles a C++ symbol (malloc'd result, NULL if it is none); set by
      * the caller, NULL: C++ patterns match nothing. */
     char *(*demangle)(const char *symbol);

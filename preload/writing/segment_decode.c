@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define SPILL_READ_RECORDS 1024   /* records read from a spill file at a time */
+
 /* Forgets the decoding state of the buffer read before. */
 static void start_thread(struct scope_record_reader *r)
 {
@@ -141,10 +143,10 @@ static long next_from_spill(struct scope_record_reader *r, const struct scope_th
             return -1;
         }
     }
-    struct scope_record chunk[1024];
+    struct scope_record chunk[SPILL_READ_RECORDS];
     for (;;) {
         uint64_t left = t->spilled - r->spill_read;
-        size_t want = cap < 1024 ? cap : 1024;
+        size_t want = cap < SPILL_READ_RECORDS ? cap : SPILL_READ_RECORDS;
         want = left < want ? (size_t)left : want;
         ssize_t got = want ? read(r->spill_fd, chunk, want * sizeof(chunk[0])) : 0;
         if (got < 0 && errno == EINTR)

@@ -4,7 +4,7 @@
  * back as -1 with a message and without HDF5 printing anything. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <hdf5.h>

@@ -4,11 +4,8 @@
  * why not), the patterns that match nothing, and a summary line. The exit
  * status says whether everything asked for can be hooked. */
 #include "cli.h"
-#include "demangle.h"
-#include "grow_array.h"
-#include "inspect.h"
+#include "inspect_check.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static const char check_help[] =
@@ -42,59 +39,7 @@ static const char check_help[] =
     "example:\n"
     "  scope check -c scope.conf ./app\n";
 
-/* One selected function, kept past its callback. */
-struct selected {
-    int pattern;
-    char *module, *name, *why;
-    const char *refusal, *verdict;   /* verdict: inspect_verdict's */
-    bool fragment;
-};
-
-struct check_run {
-    struct selected *v;
-    size_t n, cap;
-    struct inspect_tally tally;
-};
-
-static void *xmalloc_copy(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        fputs("scope: out of memory\n", stderr);
-        exit(2);
-    }
-    return d;
-}
-
-static void keep(const struct inspected *s, void *ctx)
-{
-    struct check_run *run = ctx;
-    inspect_tally_add(&run->tally, s);
-    if (scope_grow_array((void **)&run->v, &run->cap, run->n + 1, sizeof *run->v) != 0) {
-        fputs("scope: out of memory\n", stderr);
-        exit(2);
-    }
-    run->v[run->n++] = (struct selected){s->pattern, xmalloc_copy(s->sym->module_path),
-                                         xmalloc_copy(s->sym->name), xmalloc_copy(s->why),
-                                         s->refusal, inspect_verdict(s), s->fragment};
-}
-
-/* The pattern as written: "!libfoo.so:re:^x". */
-static void pattern_text(const struct scope_pattern *p, char *out, size_t outlen)
-{
-    snprintf(out, outlen, "%s%s%s%s%s", p->exclude ? "!" : "", p->library ? p->library : "",
-             p->library ? ":" : "", p->kind == SCOPE_PATTERN_REGEX ? "re:" : "", p->text);
-}
-
-static void pattern_where(const struct scope_pattern *p, char *out, size_t outlen)
-{
-    if (p->line)
-        snprintf(out, outlen, "%s:%d", p->source, p->line);
-    else
-        snprintf(out, outlen, "-f");
-}
-
-static void functions_table(const struct check_run *run, const struct scope_config *cfg,
+static void functions_table(const struct inspect_check *c, const struct scope_config *cfg,
                             report *r)
 {
     table *t = report_table(r, "functions", false);
@@ -102,23 +47,20 @@ static void functions_table(const struct check_run *run, const struct scope_conf
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         table_column(t, names[i], COL_TEXT);
     char text[512];
-    for (size_t p = 0; p < cfg->npatterns; p++)
-        for (size_t i = 0; i < run->n; i++) {
-            const struct selected *s = &run->v[i];
-            if (s->pattern != (int)p)
-                continue;
-            pattern_text(&cfg->patterns[p], text, sizeof text);
-            table_text(t, text);
-            table_text(t, s->module);
-            table_text(t, s->name);
-            table_text(t, s->verdict);
-            table_text(t, s->why);
-        }
+    for (size_t i = 0; i < c->nfunctions; i++) {
+        const struct check_function *f = &c->functions[i];
+        inspect_pattern_text(&cfg->patterns[f->pattern], text, sizeof text);
+        table_text(t, text);
+        table_text(t, f->module);
+        table_text(t, f->name);
+        table_text(t, f->verdict);
+        table_text(t, f->why);
+    }
 }
 
-/* One row per pattern; returns how many include patterns match nothing. */
-static size_t patterns_table(const struct check_run *run, const struct scope_config *cfg,
-                             report *r)
+/* One row per pattern. */
+static void patterns_table(const struct inspect_check *c, const struct scope_config *cfg,
+                           report *r)
 {
     table *t = report_table(r, "patterns", false);
     table_column(t, "pattern", COL_TEXT);
@@ -127,35 +69,25 @@ static size_t patterns_table(const struct check_run *run, const struct scope_con
     table_column(t, "hookable", COL_INT);
     table_column(t, "status", COL_TEXT);
     table_column(t, "callsite_depth", COL_INT);
-    size_t unmatched = 0;
     char text[512];
     for (size_t p = 0; p < cfg->npatterns; p++) {
-        const struct scope_pattern *pat = &cfg->patterns[p];
-        size_t hookable = 0, fragments = 0;   /* fragments are listed, not selected */
-        for (size_t i = 0; i < run->n; i++) {
-            hookable += run->v[i].pattern == (int)p && !run->v[i].refusal;
-            fragments += run->v[i].pattern == (int)p && run->v[i].fragment;
-        }
-        size_t selected = pat->matches - fragments;
-        pattern_text(pat, text, sizeof text);
+        const struct check_pattern *o = &c->patterns[p];
+        inspect_pattern_text(&cfg->patterns[p], text, sizeof text);
         table_text(t, text);
-        pattern_where(pat, text, sizeof text);
+        inspect_pattern_where(&cfg->patterns[p], text, sizeof text);
         table_text(t, text);
-        if (pat->exclude) {
+        if (cfg->patterns[p].exclude) {
             table_null(t);
             table_null(t);
-            table_text(t, "exclude");
+            table_text(t, o->status);
             table_null(t);
             continue;
         }
-        unmatched += selected == 0;
-        table_int(t, (int64_t)selected);
-        table_int(t, (int64_t)hookable);
-        table_text(t, selected == 0 ? "matches nothing" : hookable == selected
-                                                              ? "ok" : "not all hookable");
+        table_int(t, (int64_t)o->selected);
+        table_int(t, (int64_t)o->hookable);
+        table_text(t, o->status);
         table_int(t, scope_config_callsite_depth(cfg, (int)p));
     }
-    return unmatched;
 }
 
 static int check_error(const char *what, const char *arg)
@@ -210,57 +142,51 @@ static int parse(int argc, char **argv, struct scope_config *cfg, table_format *
     return 0;
 }
 
+/* The tables, then (out of csv and json: on stderr) the summary lines.
+ * The exit status: 0 all hookable, 1 not, 2 the output failed. */
+static int print_check(const struct inspect_check *c, const struct scope_config *cfg,
+                       table_format format)
+{
+    report *r = report_new(stdout, format, NULL, -1);
+    functions_table(c, cfg, r);
+    patterns_table(c, cfg, r);
+    scope_error perr = {{0}};
+    int rc = c->complete ? 0 : 1;
+    if (report_print(r, &perr) != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "scope: cannot write the output\n");
+        rc = 2;
+    } else {
+        FILE *out = format == FORMAT_TABLE ? stdout : stderr;
+        fputc('\n', out);
+        inspect_tally_print(&c->tally, "selected", out);
+        if (c->unmatched)
+            fprintf(out, "%zu pattern%s match%s nothing\n", c->unmatched,
+                    c->unmatched == 1 ? "" : "s", c->unmatched == 1 ? "es" : "");
+    }
+    report_free(r);
+    return rc;
+}
+
 static int check_main(int argc, char **argv)
 {
     struct scope_config cfg;
     table_format format = FORMAT_TABLE;
     const char *program = NULL;
-    scope_config_init(&cfg);
-    scope_demangle_may_load();
-    cfg.demangle = scope_demangle;
+    inspect_config_init(&cfg);
     int rc = parse(argc, argv, &cfg, &format, &program);
-    struct program_libs libs;
-    char err[1024];
-    if (rc == 0 && program_libs_load(program, &libs, err, sizeof err) != 0) {
-        fprintf(stderr, "scope: %s\n", err);
-        rc = 2;
-    }
-    if (rc != 0) {
-        scope_config_free(&cfg);
-        return rc == 1 ? 0 : rc;
-    }
-    struct check_run run = {0};
-    report *r = report_new(stdout, format, NULL, -1);
-    scope_error perr = {{0}};
-    if (inspect_program(&libs, &cfg, keep, &run, err, sizeof err) != 0) {
-        fprintf(stderr, "scope: %s\n", err);
-        rc = 2;
-    } else {
-        functions_table(&run, &cfg, r);
-        size_t unmatched = patterns_table(&run, &cfg, r);
-        if (report_print(r, &perr) != 0 || fflush(stdout) != 0) {
-            fprintf(stderr, "scope: cannot write the output\n");
+    if (rc == 0) {
+        struct inspect_check c;
+        char err[1024];
+        if (inspect_check(program, &cfg, &c, stderr, err, sizeof err) != 0) {
+            fprintf(stderr, "scope: %s\n", err);
             rc = 2;
         } else {
-            /* The summary line stays out of machine-readable output. */
-            FILE *out = format == FORMAT_TABLE ? stdout : stderr;
-            fputc('\n', out);
-            inspect_tally_print(&run.tally, "selected", out);
-            if (unmatched)
-                fprintf(out, "%zu pattern%s match%s nothing\n", unmatched,
-                        unmatched == 1 ? "" : "s", unmatched == 1 ? "es" : "");
-            rc = unmatched || run.tally.hookable + run.tally.plt < run.tally.functions ||
-                 !run.tally.functions;
+            rc = print_check(&c, &cfg, format);
         }
+        inspect_check_free(&c);
+    } else if (rc == 1) {
+        rc = 0;   /* --help */
     }
-    for (size_t i = 0; i < run.n; i++) {
-        free(run.v[i].module);
-        free(run.v[i].name);
-        free(run.v[i].why);
-    }
-    free(run.v);
-    report_free(r);
-    program_libs_free(&libs);
     scope_config_free(&cfg);
     return rc;
 }

@@ -3,11 +3,8 @@
  * its module, address, size and whether libscope can hook it inline (or
  * why not); --summary counts them per module instead. */
 #include "cli.h"
-#include "demangle.h"
-#include "grow_array.h"
-#include "inspect.h"
+#include "inspect_modules.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static const char symbols_help[] =
@@ -33,47 +30,21 @@ static const char symbols_help[] =
     "  scope symbols ./app 'solve*'\n"
     "  scope symbols --summary /usr/lib/x86_64-linux-gnu/libz.so.1\n";
 
-/* Per-module counts for --summary. */
-struct module_tally {
-    const char *module;
-    struct inspect_tally tally;
-};
-
-struct symbols_run {
-    bool summary;
-    table *rows;
-    struct module_tally *modules;
-    size_t nmodules, modules_cap;
-    struct inspect_tally total;
-};
-
+/* One row of the table per function, as inspect_program finds them. */
 static void list_symbol(const struct inspected *s, void *ctx)
 {
-    struct symbols_run *run = ctx;
-    inspect_tally_add(&run->total, s);
-    if (run->summary) {
-        if (run->nmodules == 0 || run->modules[run->nmodules - 1].module != s->sym->module_path) {
-            if (scope_grow_array((void **)&run->modules, &run->modules_cap, run->nmodules + 1,
-                                 sizeof *run->modules) != 0) {
-                fputs("scope: out of memory\n", stderr);
-                exit(2);
-            }
-            run->modules[run->nmodules++] = (struct module_tally){s->sym->module_path, {0}};
-        }
-        inspect_tally_add(&run->modules[run->nmodules - 1].tally, s);
-        return;
-    }
+    table *rows = ctx;
     char address[32];
     snprintf(address, sizeof address, "%#llx", (unsigned long long)s->sym->value);
-    table_text(run->rows, s->sym->module_path);
-    table_text(run->rows, s->sym->name);
-    table_text(run->rows, address);
-    table_int(run->rows, (int64_t)s->sym->size);
-    table_text(run->rows, inspect_verdict(s));
-    table_text(run->rows, s->why);
+    table_text(rows, s->sym->module_path);
+    table_text(rows, s->sym->name);
+    table_text(rows, address);
+    table_int(rows, (int64_t)s->sym->size);
+    table_text(rows, inspect_verdict(s));
+    table_text(rows, s->why);
 }
 
-static void summary_tables(const struct symbols_run *run, report *r)
+static void summary_tables(const struct inspect_modules *m, report *r)
 {
     table *t = report_table(r, "modules", false);
     table_column(t, "module", COL_TEXT);
@@ -81,20 +52,20 @@ static void summary_tables(const struct symbols_run *run, report *r)
     table_column(t, "inline", COL_INT);
     table_column(t, "plt", COL_INT);
     table_column(t, "share", COL_PERCENT);
-    for (size_t i = 0; i < run->nmodules; i++) {
-        const struct inspect_tally *m = &run->modules[i].tally;
-        table_text(t, run->modules[i].module);
-        table_int(t, (int64_t)m->functions);
-        table_int(t, (int64_t)m->hookable);
-        table_int(t, (int64_t)m->plt);
-        table_num(t, m->functions ? (double)(m->hookable + m->plt) / (double)m->functions : 0);
+    for (size_t i = 0; i < m->n; i++) {
+        const struct inspect_tally *c = &m->v[i].tally;
+        table_text(t, m->v[i].module);
+        table_int(t, (int64_t)c->functions);
+        table_int(t, (int64_t)c->hookable);
+        table_int(t, (int64_t)c->plt);
+        table_num(t, c->functions ? (double)(c->hookable + c->plt) / (double)c->functions : 0);
     }
     t = report_table(r, "reasons", false);
     table_column(t, "reason", COL_TEXT);
     table_column(t, "functions", COL_INT);
-    for (size_t i = 0; i < run->total.nreasons; i++) {
-        table_text(t, run->total.reasons[i].label);
-        table_int(t, (int64_t)run->total.reasons[i].count);
+    for (size_t i = 0; i < m->total.nreasons; i++) {
+        table_text(t, m->total.reasons[i].label);
+        table_int(t, (int64_t)m->total.reasons[i].count);
     }
 }
 
@@ -104,74 +75,80 @@ static int symbols_error(const char *what, const char *arg)
     return 2;
 }
 
-static int symbols_main(int argc, char **argv)
+struct symbols_args {
+    bool summary;
+    table_format format;
+    const char *program;
+};
+
+/* Options into a, patterns into cfg. 0, 1 (--help), or 2. */
+static int parse(int argc, char **argv, struct scope_config *cfg, struct symbols_args *a)
 {
-    struct symbols_run run = {0};
-    table_format format = FORMAT_TABLE;
-    struct scope_config cfg;
-    const char *program = NULL;
     char err[1024];
-    int rc = 0;
-    scope_config_init(&cfg);
-    scope_demangle_may_load();
-    cfg.demangle = scope_demangle;
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(symbols_help, stdout);
-            scope_config_free(&cfg);
-            return 0;
-        } else if (strcmp(a, "--summary") == 0) {
-            run.summary = true;
-        } else if (strcmp(a, "--format") == 0) {
-            if (i + 1 == argc || !cli_parse_format(argv[++i], &format))
-                rc = symbols_error("--format: expected table, csv or json", "");
-        } else if (a[0] == '-' && a[1] != '\0') {
-            rc = symbols_error("unknown option ", a);
-        } else if (!program) {
-            program = a;
-        } else if (scope_config_add_functions(&cfg, a, err, sizeof err) != 0) {
-            rc = symbols_error(err, "");
+            return 1;
+        } else if (strcmp(arg, "--summary") == 0) {
+            a->summary = true;
+        } else if (strcmp(arg, "--format") == 0) {
+            if (i + 1 == argc || !cli_parse_format(argv[++i], &a->format))
+                return symbols_error("--format: expected table, csv or json", "");
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return symbols_error("unknown option ", arg);
+        } else if (!a->program) {
+            a->program = arg;
+        } else if (scope_config_add_functions(cfg, arg, err, sizeof err) != 0) {
+            return symbols_error(err, "");
         }
     }
-    if (rc == 0 && !program)
-        rc = symbols_error("no program given", "");
-    struct program_libs libs;
-    if (rc == 0 && program_libs_load(program, &libs, err, sizeof err) != 0) {
-        fprintf(stderr, "scope: %s\n", err);
-        rc = 2;
-    }
-    if (rc != 0) {
-        scope_config_free(&cfg);
-        return rc;
-    }
-    report *r = report_new(stdout, format, NULL, -1);
-    if (!run.summary) {
-        run.rows = report_table(r, "symbols", false);
+    return a->program ? 0 : symbols_error("no program given", "");
+}
+
+/* The report: every function, or (--summary) the counts per module and
+ * the summary line (out of csv and json: on stderr). 0, or 2. */
+static int print_symbols(const struct symbols_args *a, struct scope_config *cfg)
+{
+    report *r = report_new(stdout, a->format, NULL, -1);
+    struct inspect_modules m = {0};
+    char err[1024];
+    int rc;
+    if (a->summary) {
+        rc = inspect_modules(a->program, cfg, &m, stderr, err, sizeof err);
+        if (rc == 0)
+            summary_tables(&m, r);
+    } else {
+        table *rows = report_table(r, "symbols", false);
         const char *names[] = {"module", "function", "address", "size", "hookable", "reason"};
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            table_column(run.rows, names[i], i == 3 ? COL_INT : COL_TEXT);
+            table_column(rows, names[i], i == 3 ? COL_INT : COL_TEXT);
+        rc = inspect_program(a->program, cfg, list_symbol, rows, stderr, err, sizeof err);
     }
     scope_error perr = {{0}};
-    if (inspect_program(&libs, cfg.npatterns ? &cfg : NULL, list_symbol, &run, err,
-                        sizeof err) != 0) {
+    if (rc != 0) {
         fprintf(stderr, "scope: %s\n", err);
-        rc = 2;
-    } else {
-        if (run.summary)
-            summary_tables(&run, r);
-        if (report_print(r, &perr) != 0 || fflush(stdout) != 0) {
-            fprintf(stderr, "scope: cannot write the output\n");
-            rc = 2;
-        } else if (run.summary) {
-            inspect_tally_print(&run.total, "", format == FORMAT_TABLE ? stdout : stderr);
-        }
+    } else if (report_print(r, &perr) != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "scope: cannot write the output\n");
+        rc = -1;
+    } else if (a->summary) {
+        inspect_tally_print(&m.total, "", a->format == FORMAT_TABLE ? stdout : stderr);
     }
+    inspect_modules_free(&m);
     report_free(r);
-    free(run.modules);
-    program_libs_free(&libs);
+    return rc ? 2 : 0;
+}
+
+static int symbols_main(int argc, char **argv)
+{
+    struct symbols_args a = {false, FORMAT_TABLE, NULL};
+    struct scope_config cfg;
+    inspect_config_init(&cfg);
+    int rc = parse(argc, argv, &cfg, &a);
+    if (rc == 0)
+        rc = print_symbols(&a, cfg.npatterns ? &cfg : NULL);
     scope_config_free(&cfg);
-    return rc;
+    return rc == 1 ? 0 : rc;
 }
 
 const cli_command cmd_symbols = {

@@ -5,10 +5,12 @@
  * their module and, for exported ones, the modules whose GOTs lead to them
  * (elf_got.c), and counts the outcomes. */
 #include "inspect.h"
+#include "demangle.h"
 #include "elf_got.h"
 #include "grow_array.h"
 #include "never_hooked.h"
 #include "patch_analyze.h"
+#include "program_libs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -208,32 +210,53 @@ static int visit(const struct scope_symbol *sym, void *data)
     return 0;
 }
 
-int inspect_program(const struct program_libs *libs, struct scope_config *cfg, inspect_fn fn,
-                    void *ctx, char *err, size_t errlen)
+/* The functions of the program and of each library it loads, in load
+ * order; a library that cannot be read or found is a warning on report. */
+static int walk_modules(const struct program_libs *libs, struct walk *w, FILE *report,
+                        char *err, size_t errlen)
 {
-    struct imports im = {0};
-    read_imports(libs, &im);
     struct direct_calls direct;
-    struct walk w = {cfg, fn, ctx, NULL, 0, &im, &direct};
+    w->direct = &direct;
     count_direct_calls(libs->file, 1, &direct);
-    int rc = scope_elf_foreach_symbol(libs->file, 0, 1, visit, &w, err, errlen);
+    int rc = scope_elf_foreach_symbol(libs->file, 0, 1, visit, w, err, errlen);
     char lib_err[512];
     for (size_t i = 0; i < libs->n && rc == 0; i++) {
         free(direct.functions);
         free(direct.calls);
         count_direct_calls(libs->paths[i], 0, &direct);
-        if (scope_elf_foreach_symbol(libs->paths[i], 0, 0, visit, &w, lib_err,
+        if (scope_elf_foreach_symbol(libs->paths[i], 0, 0, visit, w, lib_err,
                                      sizeof lib_err) != 0)
-            fprintf(stderr, "scope: warning: %s\n", lib_err);
+            fprintf(report, "scope: warning: %s\n", lib_err);
     }
     free(direct.functions);
     free(direct.calls);
     for (size_t i = 0; i < libs->n_missing && rc == 0; i++)
-        fprintf(stderr, "scope: warning: %s: not found by the dynamic loader\n",
+        fprintf(report, "scope: warning: %s: not found by the dynamic loader\n",
                 libs->missing[i]);
+    return rc;
+}
+
+void inspect_config_init(struct scope_config *cfg)
+{
+    scope_config_init(cfg);
+    scope_demangle_may_load();
+    cfg->demangle = scope_demangle;
+}
+
+int inspect_program(const char *program, struct scope_config *cfg, inspect_fn fn, void *ctx,
+                    FILE *report, char *err, size_t errlen)
+{
+    struct program_libs libs;
+    if (program_libs_load(program, &libs, err, errlen) != 0)
+        return -1;
+    struct imports im = {0};
+    read_imports(&libs, &im);
+    struct walk w = {cfg, fn, ctx, NULL, 0, &im, NULL};
+    int rc = walk_modules(&libs, &w, report, err, errlen);
     for (size_t i = 0; i < im.n; i++)
         free(im.v[i].name);
     free(im.v);
+    program_libs_free(&libs);
     return rc;
 }
 

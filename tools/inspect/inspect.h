@@ -7,7 +7,6 @@
 
 #include "config.h"
 #include "elf_symbols.h"
-#include "program_libs.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,13 +26,18 @@ struct inspected {
 
 typedef void (*inspect_fn)(const struct inspected *s, void *ctx);
 
-/* Calls fn for each function of the program and then of each library, in
- * load order, that cfg selects (all of them when cfg is NULL; matching
- * counts the patterns' matches as libscope does). A library that cannot be
- * read, or that the loader did not find, is a warning on stderr. Returns 0,
- * or -1 with a message in err when the program itself cannot be read. */
-int inspect_program(const struct program_libs *libs, struct scope_config *cfg, inspect_fn fn,
-                    void *ctx, char *err, size_t errlen);
+/* An empty config whose C++ patterns match demangled names, as
+ * libscope's do (the demangler is loaded when a pattern needs it). */
+void inspect_config_init(struct scope_config *cfg);
+
+/* Calls fn for each function of PROGRAM and then of each library it loads
+ * (program_libs.h), in load order, that cfg selects (all of them when cfg
+ * is NULL; matching counts the patterns' matches as libscope does). A
+ * library that cannot be read, or that the loader did not find, is a
+ * warning line on `report` ("scope: warning: ..."). Returns 0, or -1 with
+ * a message in err when the program cannot be found or read. */
+int inspect_program(const char *program, struct scope_config *cfg, inspect_fn fn, void *ctx,
+                    FILE *report, char *err, size_t errlen);
 
 /* Counts of functions (aliases once) by outcome. */
 #define INSPECT_MAX_REASONS 16

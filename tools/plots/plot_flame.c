@@ -6,6 +6,30 @@
 
 #include <stdlib.h>
 
+#define TIP_PATH_BYTES 4096   /* a tooltip's call path, "a;b;c" */
+#define TIP_PATH_FRAMES 3000  /* frames of a path at most, the innermost */
+#define TIP_PATH_FULL 3800    /* no frame is added to a path this long */
+#define TIP_FRAME_CHARS 200   /* of each frame's name */
+#define TIP_PATH_CHARS 400    /* of the path, in the tooltip */
+
+/* The call path of node i, outermost first, into path (TIP_PATH_BYTES). */
+static void tip_path(const scope_flame_node *nodes, size_t i, char *path)
+{
+    size_t len = 0;
+    path[0] = '\0';
+    for (long p = (long)i; p >= 0 && len < TIP_PATH_FRAMES; p = nodes[p].parent)
+        len++;
+    const char **chain = malloc(len * sizeof *chain);
+    size_t k = len;
+    for (long p = (long)i; chain && p >= 0 && k > 0; p = nodes[p].parent)
+        chain[--k] = nodes[p].name;
+    size_t at = 0;
+    for (k = 0; chain && k < len && at < TIP_PATH_FULL; k++)
+        at += (size_t)snprintf(path + at, TIP_PATH_BYTES - at, "%s%.*s", k ? ";" : "",
+                               TIP_FRAME_CHARS, chain[k]);
+    free(chain);
+}
+
 static void draw(const scope_file *f, const scope_flame_node *nodes, size_t n, size_t n_ranks,
                  FILE *out)
 {
@@ -32,7 +56,7 @@ static void draw(const scope_file *f, const scope_flame_node *nodes, size_t n, s
     /* x of each node; next[i]: where node i's next child goes */
     double *x = malloc((n + 1) * sizeof *x), *next = malloc((n + 1) * sizeof *next);
     double root_next = x0;
-    char *path = malloc(4096);
+    char *path = malloc(TIP_PATH_BYTES);
     for (size_t i = 0; x && next && path && i < n; i++) {
         const scope_flame_node *nd = &nodes[i];
         double *cursor = nd->parent < 0 ? &root_next : &next[nd->parent];
@@ -44,21 +68,9 @@ static void draw(const scope_file *f, const scope_flame_node *nodes, size_t n, s
         double y = base - (nd->depth + 1) * PLOT_ROW;
         plot_duration(total, sizeof total, (double)nd->total_ns / 1e9);
         plot_duration(self, sizeof self, (double)nd->self_ns / 1e9);
-        /* the path, from the root, for the tooltip */
-        size_t len = 0;
-        path[0] = '\0';
-        for (long p = (long)i; p >= 0 && len < 3000; p = nodes[p].parent)
-            len++;
-        const char **chain = malloc(len * sizeof *chain);
-        size_t k = len;
-        for (long p = (long)i; chain && p >= 0 && k > 0; p = nodes[p].parent)
-            chain[--k] = nodes[p].name;
-        size_t at = 0;
-        for (k = 0; chain && k < len && at < 3800; k++)
-            at += (size_t)snprintf(path + at, 4096 - at, "%s%.200s", k ? ";" : "", chain[k]);
-        free(chain);
-        snprintf(tip, sizeof tip, "%.400s: %s total (%.1f%%), %zu calls, self %s", path, total,
-                 100.0 * (double)nd->total_ns / (double)whole, nd->calls, self);
+        tip_path(nodes, i, path);
+        snprintf(tip, sizeof tip, "%.*s: %s total (%.1f%%), %zu calls, self %s", TIP_PATH_CHARS,
+                 path, total, 100.0 * (double)nd->total_ns / (double)whole, nd->calls, self);
         svg_rect(out, x[i], y, bw, PLOT_ROW - 1, plot_color(nd->region), tip);
         if (svg_fit(nd->name, bw - 6, 11, label, sizeof label))
             svg_text(out, x[i] + 3, y + PLOT_ROW - 5, "start", "bar", label);

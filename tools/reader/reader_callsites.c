@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SITES_MAX_DEPTH 1024   /* columns of a call-site table that can be scope's (it writes 16) */
+
 /* A frame as HDF5 reads it: strings allocated by HDF5. */
 typedef struct frame_row {
     char *module, *function, *file;
@@ -114,7 +116,7 @@ static int read_sites(scope_file *f, hid_t meta, scope_error *err)
     hsize_t dims[2] = {0, 0};
     int rc = 0;
     if (H5Tget_class(ftype) != H5T_INTEGER || H5Sget_simple_extent_ndims(space) != 2 ||
-        H5Sget_simple_extent_dims(space, dims, NULL) < 0 || dims[1] == 0 || dims[1] > 1024)
+        H5Sget_simple_extent_dims(space, dims, NULL) < 0 || dims[1] == 0 || dims[1] > SITES_MAX_DEPTH)
         rc = reader_fail(err, "%s: expected a 2-D integer table (sites x depth)", where);
     if (rc == 0 && !(f->sites = malloc((size_t)(dims[0] * dims[1]) * sizeof *f->sites + 1)))
         rc = reader_fail(err, "out of memory for %llu call sites", (unsigned long long)dims[0]);

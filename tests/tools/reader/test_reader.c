@@ -6,7 +6,7 @@
 
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * recursion, depth), SCOPE_FUNCTIONS, matching rules and size parsing. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

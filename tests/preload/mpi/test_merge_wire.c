@@ -3,7 +3,7 @@
  * clones, windows of encoded calls), and a short message is refused. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include "merge_wire.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * the interpolation of offsets. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <stdlib.h>
 
 #include "clock.h"

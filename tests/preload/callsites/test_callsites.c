@@ -4,7 +4,7 @@
  * tables (callsite_set.c), and the table as one message (callsite_blob.c). */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 

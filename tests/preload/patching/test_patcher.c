@@ -8,7 +8,7 @@
 #include <Zydis/Zydis.h>
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * (and every way of corrupting it), garbage, empty and truncated files. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <dlfcn.h>
 #include <elf.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  * all-zero empty slot. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <stdlib.h>
 
 #include "record.h"

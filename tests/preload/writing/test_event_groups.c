@@ -8,7 +8,7 @@
  * copies of its function) named once. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include "event_groups.h"
 #include "region_clones.h"
 

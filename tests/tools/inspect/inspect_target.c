@@ -1,16 +1,15 @@
 /* inspect_target.c: the program `scope check` and `scope symbols` inspect
- * in tests/inspect: an ordinary function (hookable) and the 3-byte ones of
- * tiny.S (one hookable through the padding after it, one not), and two
- * functions of a library it calls, hookable only through its GOT
- * (../corpus/short_lib.S). It is never run by the tests. */
+ * in tests/tools/inspect: an ordinary function (hookable) and the 3-byte
+ * ones of tiny.S (one hookable through the padding after it, one not), and
+ * two functions of a library it calls, hookable only through its GOT
+ * (../../corpus/short_lib.S). It is never run by the tests. */
 #include <stdio.h>
 #include <stdlib.h>
 
 int scope_tiny(void);
 int scope_padded(void);
 int scope_after_tiny(void);
-int sh_plt(int x);   /* ../corpus/short_lib.S */
-int sh_plt(int x);
+int sh_plt(int x);   /* ../../corpus/short_lib.S */
 int sh_branch(int n);
 
 __attribute__((noinline)) int scope_normal(int n)

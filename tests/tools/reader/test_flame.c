@@ -6,7 +6,7 @@
 
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
  * name never added is not. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include "name_index.h"
 
 #include <stdio.h>

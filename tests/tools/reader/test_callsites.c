@@ -7,7 +7,7 @@
 
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

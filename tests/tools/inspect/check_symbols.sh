@@ -1,8 +1,9 @@
 #!/bin/sh
-# `scope check` and `scope symbols` on tests/inspect's program: the verdict
-# for each function and pattern, the summary line, the exit statuses (1 for
-# an unhookable function or an unmatched pattern, 0 when all is hookable, 2
-# for a bad config or a missing program), and the three output formats.
+# `scope check` and `scope symbols` on tests/tools/inspect's program: the
+# verdict for each function and pattern, the summary line, the exit
+# statuses (1 for an unhookable function or an unmatched pattern, 0 when
+# all is hookable, 2 for a bad config or a missing program), and the three
+# output formats.
 # usage: check_symbols.sh SCOPE PROGRAM CONFIG
 set -u
 scope=$(readlink -f "$1")   # absolute: one check runs in the program's directory

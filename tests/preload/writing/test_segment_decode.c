@@ -6,7 +6,7 @@
  * begins. */
 #include <check.h>
 
-#include "../check_main.h"
+#include "check_main.h"
 #include "segment_decode.h"
 
 #include <stdio.h>
