@@ -212,6 +212,60 @@ void fx_many_regions(const char *path)
     fx_close(file);
 }
 
+/* One region of fx_suggest: n calls of dur ns, `every` ns apart from
+ * start_ns; symbol (and a library) when not NULL. */
+static void suggest_region(hid_t regions, const char *name, const char *symbol, size_t n,
+                           int64_t dur, int64_t start_ns, int64_t every)
+{
+    int64_t *start = malloc(n * sizeof *start), *end = malloc(n * sizeof *end);
+    for (size_t i = 0; i < n; i++) {
+        start[i] = start_ns + (int64_t)i * every;
+        end[i] = start[i] + dur;
+    }
+    fx_region(regions, name, start, n, end, n, NULL, 0);
+    free(start);
+    free(end);
+    if (symbol) {
+        hid_t g = H5Gopen2(regions, name, H5P_DEFAULT);
+        attr_string(g, "symbol", symbol, true);
+        attr_string(g, "library", "/opt/app/bin/app", true);
+        H5Gclose(g);
+    }
+}
+
+void fx_suggest(const char *path)
+{
+    hid_t file = fx_create(path);
+    fx_metadata(file, 0);
+    hid_t meta = H5Gopen2(file, "metadata", H5P_DEFAULT);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    attr_string(meta, "working_directory", slash ? dir : ".", true);
+    attr_string(meta, "config", "suggest.conf", true);
+    attr_int(meta, "hook_cost_ns", 25);
+    H5Gclose(meta);
+    const int64_t ms = 1000000;
+    for (int rank = 0; rank < 2; rank++) {
+        hid_t regions = fx_rank(file, rank);
+        suggest_region(regions, "tiny_add", NULL, 100000, 12, 0, 200);
+        suggest_region(regions, "ns::Vec::dot(double const*) const", "_ZNK2ns3Vec3dotEPKd",
+                       40000, 8, 20 * ms, 100);
+        suggest_region(regions, "named_tiny", "named_tiny", 30000, 5, 24 * ms, 100);
+        suggest_region(regions, "MPI_Allreduce", "MPI_Allreduce", 20000, 30, 27 * ms, 100);
+        suggest_region(regions, "work_kernel", NULL, 20000, 60, 29 * ms, 100);
+        suggest_region(regions, "tiny_mul", "tiny_mul.isra.0", 15000, 20, 31 * ms, 100);
+        suggest_region(regions, "work_medium", NULL, 12000, 500, 33 * ms, 1000);
+        suggest_region(regions, "work_rare", NULL, 50, 5, 45 * ms, 1000);
+        suggest_region(regions, "work_solve", NULL, 5, 10 * ms, 46 * ms, 10 * ms);
+        suggest_region(regions, "from_env", NULL, 3, ms, 96 * ms + ms / 2, ms);
+        H5Gclose(regions);
+    }
+    fx_close(file);
+}
+
 static herr_t add_region_stats(hid_t regions, const char *name, const H5L_info_t *info,
                                void *unused)
 {

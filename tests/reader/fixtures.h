@@ -41,6 +41,11 @@ extern const int64_t fx_tutorial_run_start_ns;
 void fx_threads(const char *path);              /* 2 ranks x 2 threads */
 void fx_empty(const char *path);                /* 1 rank, region "solve" without calls */
 void fx_many_regions(const char *path);         /* 1 rank, r00..r39, r39 the longest */
+/* For scope suggest: 2 ranks, each 10 regions of many short or few long
+ * calls over 99.5 ms, some with a symbol attribute (a C++ one, a clone);
+ * /metadata hook_cost_ns 25, config "suggest.conf" relative to a
+ * working_directory that is PATH's directory. */
+void fx_suggest(const char *path);
 
 /* Call sites (/metadata/callsite_frames, /metadata/callsites, callsite_ids):
  * frames 0 solve_step (app.c:42), 1 main (app.c:10), 2 /lib/libx.so+0x1234,

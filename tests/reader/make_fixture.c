@@ -1,5 +1,6 @@
 /* make_fixture KIND PATH: write a test file (two-ranks, tutorial,
- * tutorial-no-start, threads, empty, callsites, callsites-same-line) for
+ * tutorial-no-start, threads, empty, many-regions, callsites,
+ * callsites-same-line, suggest) for
  * the CLI test and for trying the CLI by hand. */
 #include "fixtures.h"
 
@@ -10,7 +11,7 @@ int main(int argc, char **argv)
 {
     if (argc != 3) {
         fprintf(stderr, "usage: make_fixture two-ranks|tutorial|tutorial-no-start|threads|empty|"
-                        "callsites|callsites-same-line PATH\n");
+                        "many-regions|callsites|callsites-same-line|suggest PATH\n");
         return 2;
     }
     if (strcmp(argv[1], "two-ranks") == 0)
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
         fx_callsites(argv[2], FX_SITE_OK);
     else if (strcmp(argv[1], "callsites-same-line") == 0)
         fx_callsites_same_line(argv[2]);
+    else if (strcmp(argv[1], "suggest") == 0)
+        fx_suggest(argv[2]);
     else
         return 2;
     return 0;
