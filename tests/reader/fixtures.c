@@ -217,7 +217,7 @@ void fx_many_regions(const char *path)
 static void suggest_region(hid_t regions, const char *name, const char *symbol, size_t n,
                            int64_t dur, int64_t start_ns, int64_t every)
 {
-    int64_t *start = malloc(n * sizeof *start), *end = malloc(n * sizeof *end);
+    int64_t *start = malloc((n + 1) * sizeof *start), *end = malloc((n + 1) * sizeof *end);
     for (size_t i = 0; i < n; i++) {
         start[i] = start_ns + (int64_t)i * every;
         end[i] = start[i] + dur;
@@ -261,6 +261,8 @@ void fx_suggest(const char *path)
         suggest_region(regions, "work_rare", NULL, 50, 5, 45 * ms, 1000);
         suggest_region(regions, "work_solve", NULL, 5, 10 * ms, 46 * ms, 10 * ms);
         suggest_region(regions, "from_env", NULL, 3, ms, 96 * ms + ms / 2, ms);
+        if (rank == 1)
+            suggest_region(regions, "work_idle", NULL, 0, 0, 0, 0);
         H5Gclose(regions);
     }
     fx_close(file);

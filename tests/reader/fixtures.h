@@ -42,7 +42,8 @@ void fx_threads(const char *path);              /* 2 ranks x 2 threads */
 void fx_empty(const char *path);                /* 1 rank, region "solve" without calls */
 void fx_many_regions(const char *path);         /* 1 rank, r00..r39, r39 the longest */
 /* For scope suggest: 2 ranks, each 10 regions of many short or few long
- * calls over 99.5 ms, some with a symbol attribute (a C++ one, a clone);
+ * calls over 99.5 ms, some with a symbol attribute (a C++ one, a clone),
+ * and rank 1 a region without calls (work_idle);
  * /metadata hook_cost_ns 25, config "suggest.conf" relative to a
  * working_directory that is PATH's directory. */
 void fx_suggest(const char *path);

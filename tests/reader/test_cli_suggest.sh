@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI test of `scope suggest` on the suggest fixture (2 ranks, 10 regions,
+# CLI test of `scope suggest` on the suggest fixture (2 ranks, 11 regions,
 # hook_cost_ns 25, config suggest.conf beside it): the table's figures,
 # order and verdicts, the thresholds' options, the config it writes (the
 # run's own plus a '!' line per function left out, or the regions by name
@@ -38,6 +38,7 @@ want = [
     ("work_rare", "keep", "100 calls < 10000"),
     ("work_solve", "keep", "mean 10.00 ms >= 4 x 25 ns hook cost"),
     ("from_env", "keep", "mean 1.00 ms >= 4 x 25 ns hook cost"),
+    ("work_idle", "keep", "no calls"),
 ]
 assert got == want, "\n".join(map(str, got))
 add = rows[0]
@@ -47,7 +48,7 @@ assert add["bytes"] == "3200000", add  # 2 ranks x 100000 calls x 2 x 8 bytes
 assert 0.3 < float(add["bytes_share"]) < 0.5, add
 assert sum(int(r["bytes"]) for r in rows) < 8000000
 PY
-grep -q "^scope suggest: 3 of 10 regions left out, about 3.9 % of the run's time in hooks saved; -o CONFIG writes the config$" \
+grep -q "^scope suggest: 3 of 11 regions left out, about 3.9 % of the run's time in hooks saved; -o CONFIG writes the config$" \
     "$dir/err" || fail "suggest: no outcome line: $(cat "$dir/err")"
 [ "$(wc -l < "$dir/err")" -eq 1 ] || fail "suggest: more than one line on stderr: $(cat "$dir/err")"
 
@@ -60,7 +61,7 @@ grep -q "^hook_cost_from  measured at the run's start$" "$dir/table.txt" || fail
 python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert len(d['regions']) == 10 and d['rules']['hook_cost_ns'] == 25, d['rules']
+assert len(d['regions']) == 11 and d['rules']['hook_cost_ns'] == 25, d['rules']
 assert d['rules']['config'] == sys.argv[2], d['rules']" "$dir/s.json" "$dir/suggest.conf" ||
     fail "suggest json: $(cat "$dir/s.json")"
 
@@ -123,7 +124,7 @@ mv "$dir/suggest.conf" "$dir/moved.conf"
 grep -q "^scope suggest: the run's config $dir/suggest.conf is gone (No such file or directory): the suggested config lists the regions of the run$" \
     "$dir/err" || fail "config gone: not said: $(cat "$dir/err")"
 [ "$(grep -v '^#' "$dir/list.conf" | sed 's/ *#.*//' | tr '\n' ' ')" = \
-    "[functions] MPI_Allreduce work_kernel work_medium work_rare work_solve from_env !tiny_add !_ZNK2ns3Vec3dotEPKd !named_tiny !tiny_mul " ] ||
+    "[functions] MPI_Allreduce work_kernel work_medium work_rare work_solve from_env work_idle !tiny_add !_ZNK2ns3Vec3dotEPKd !named_tiny !tiny_mul " ] ||
     fail "config gone: $(cat "$dir/list.conf")"
 
 # bad input

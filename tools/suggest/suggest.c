@@ -95,7 +95,10 @@ static bool is_mpi(const char *name)
 static const char *percent_text(double fraction, char *buf, size_t size)
 {
     double p = fraction * 100;
-    snprintf(buf, size, p >= 10 ? "%.0f" : p >= 1 ? "%.1f" : "%.2f", p);
+    if (!isfinite(p))
+        snprintf(buf, size, "?");
+    else
+        snprintf(buf, size, p >= 10 ? "%.0f" : p >= 1 ? "%.1f" : "%.2f", p);
     return buf;
 }
 
@@ -107,7 +110,7 @@ static void decide(suggest_row *row, const char *name, bool named, bool only,
     double cost_s = rules->hook_cost_ns * 1e-9;
     duration_text(mean, sizeof mean, row->mean);
     duration_text(cost, sizeof cost, cost_s);
-    bool many = row->calls >= rules->min_calls;
+    bool many = row->calls > 0 && row->calls >= rules->min_calls;
     bool is_short = row->mean < rules->factor * cost_s;
     bool big = isfinite(row->share) && row->share >= rules->min_share && row->mean >= cost_s;
     row->exclude = !named && !is_mpi(name) && !only && many && is_short && !big;
@@ -117,6 +120,8 @@ static void decide(suggest_row *row, const char *name, bool named, bool only,
         snprintf(row->reason, sizeof row->reason, "MPI");
     else if (only)
         snprintf(row->reason, sizeof row->reason, "the only region");
+    else if (row->calls == 0)
+        snprintf(row->reason, sizeof row->reason, "no calls");
     else if (row->exclude)
         snprintf(row->reason, sizeof row->reason,
                  "%zu calls, mean %s < %g x %s hook cost: %s %% estimated overhead", row->calls,
