@@ -141,6 +141,8 @@ static int write_metadata(scope_writer *w, const struct scope_run_info *run)
         rc = h5_attr_string(g, strings[i].name, strings[i].value, &w->e);
     for (size_t i = 0; rc == 0 && i < sizeof ints / sizeof ints[0]; i++)
         rc = h5_attr_int64(g, ints[i].name, ints[i].value, &w->e);
+    if (rc == 0 && run->hook_cost_ns > 0)
+        rc = h5_attr_int64(g, "hook_cost_ns", run->hook_cost_ns, &w->e);
     H5Gclose(g);
     return rc;
 }

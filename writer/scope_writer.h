@@ -40,6 +40,8 @@ struct scope_run_info {
     int64_t omp_num_threads;
     int64_t total_cores;
     int64_t run_start_time;        /* ns, rank 0's CLOCK_MONOTONIC */
+    int64_t hook_cost_ns;          /* what one hooked call costs (measured at start);
+                                      0: unknown, not written */
 };
 
 /* Attributes of /rank{N}. */

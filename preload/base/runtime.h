@@ -29,6 +29,7 @@ struct scope_runtime {
     struct scope_config config;
     struct scope_clock_calibration clock;
     int64_t run_start_ns;
+    int64_t hook_cost_ns;            /* one hooked call's cost, measured at start; 0: unknown */
     time_t start_wall;               /* for %t in the output name */
     struct scope_hook *hooks;
     size_t nhooks;

@@ -59,6 +59,7 @@ static void fill_header(struct scope_meta_header *m)
     m->uses_tsc = scope_rt.clock.uses_tsc;
     m->clock_raw0 = scope_rt.clock.raw0;
     m->clock_ns0 = scope_rt.clock.ns0;
+    m->hook_cost_ns = scope_rt.hook_cost_ns;
     m->nhooks = (int32_t)scope_rt.nhooks;
     m->nregions = (int32_t)scope_rt.nregions;
     char out[PATH_MAX];

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCOPE_META_MAGIC "SCOPEMD1"
+#define SCOPE_META_MAGIC "SCOPEMD2"
 
 struct scope_meta_hook {
     uint32_t region;
@@ -25,6 +25,7 @@ struct scope_meta_header {
     int64_t root_start_ns, run_start_ns, clock_offset_ns;
     uint64_t clock_raw0, clock_raw1;
     int64_t clock_ns0, clock_ns1;
+    int64_t hook_cost_ns;            /* one hooked call's cost, 0: unknown */
     uint64_t strings_bytes;
     char hostname[256], output[4096], command[4096], config[4096], cwd[4096];
     char timestamp[64], platform[256], user[64];

@@ -496,8 +496,7 @@ int scope_config_callsite_depth(const struct scope_config *cfg, int pattern)
 
 /* ---- files and includes --------------------------------------------- */
 
-/* Reads a whole file into a NUL-terminated buffer; NULL with errno set. */
-static char *read_file(const char *path)
+char *scope_config_file_text(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -585,7 +584,7 @@ static int load_nested(struct scope_config *cfg, struct include_stack *stack, in
         free(real);
         return fail(err, errlen, loc, "'%s' is a directory, not a config file", path);
     }
-    char *text = read_file(path);
+    char *text = scope_config_file_text(path);
     if (!text) {
         int saved = errno;
         free(real);

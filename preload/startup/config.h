@@ -48,6 +48,10 @@ void scope_config_init(struct scope_config *cfg);
 int scope_config_load_file(struct scope_config *cfg, const char *path,
                            char *err, size_t errlen);
 
+/* The whole text of a file (a config), NUL-terminated and malloc'd; NULL
+ * with errno set. */
+char *scope_config_file_text(const char *path);
+
 /* Same for text held in memory; name is used in messages. */
 int scope_config_load_string(struct scope_config *cfg, const char *name,
                              const char *text, char *err, size_t errlen);

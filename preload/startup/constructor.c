@@ -1,9 +1,11 @@
 /* constructor.c: libscope's start and end. The constructor takes the run's
- * start time, reads the config, installs the hooks and starts recording;
- * the exit handler writes the file of a process that never used MPI. Any
- * failure is one line on stderr and a program that runs unprofiled. */
+ * start time, reads the config, measures what a hooked call costs, installs
+ * the hooks and starts recording; the exit handler writes the file of a
+ * process that never used MPI. Any failure is one line on stderr and a
+ * program that runs unprofiled. */
 #include "constructor.h"
 #include "fault_signals.h"
+#include "hook_cost.h"
 #include "install.h"
 #include "log.h"
 #include "output_path.h"
@@ -190,6 +192,7 @@ __attribute__((constructor)) static void scope_start(void)
         scope_run_facts_collect(&scope_facts);
         scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0,
                                 scope_thread_end);
+        scope_rt.hook_cost_ns = scope_measure_hook_cost();
         if (scope_install_hooks() > 0)
             scope_enable_recording();
     }

@@ -72,6 +72,7 @@ struct scope_run_info scope_run_info_from(const struct scope_run_facts *f, int m
         .omp_num_threads = omp && atoi(omp) > 0 ? atoi(omp) : 1,
         .total_cores = sysconf(_SC_NPROCESSORS_ONLN),
         .run_start_time = run_start_time,
+        .hook_cost_ns = scope_rt.hook_cost_ns,
     };
 }
 

@@ -21,6 +21,7 @@ enum {
     OPT_PLOT = 1 << 9,    /* --kind */
     OPT_RECOMPUTE = 1 << 10, /* --recompute */
     OPT_ALL = 1 << 11,    /* --all: every row of a table cut by default */
+    OPT_SUGGEST = 1 << 12, /* --hook-cost, --factor, --min-calls, --min-share */
 };
 
 typedef enum { EXPORT_CHROME, EXPORT_FOLDED, EXPORT_CSV, EXPORT_JSON } export_format;
@@ -50,6 +51,9 @@ typedef struct cli_options {
     plot_kind kind;
     const char *file;
     const char *file2;  /* the second FILE of commands that take two */
+    /* scope suggest's thresholds; < 0: not given */
+    double hook_cost_ns, factor, min_share;
+    long min_calls;
 } cli_options;
 
 typedef struct cli_command {
@@ -58,6 +62,8 @@ typedef struct cli_command {
     const char *description;
     const char *example;
     unsigned options;
+    /* What -o writes, when not the command's output (NULL: its output). */
+    const char *output_doc;
     /* Without --sort, the first table is sorted by this column (NULL: as
      * made); in a table on a terminal, without --top or --all, it shows
      * this many rows (0: all) and says on stderr how many it left out. */
@@ -102,6 +108,7 @@ void cli_imbalance_table(const scope_file *f, const scope_filter *flt, report *o
 extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
     cmd_recover, cmd_pack;
-extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_callsites;
+extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_callsites,
+    cmd_suggest;
 
 #endif

@@ -39,6 +39,10 @@ static const option_doc docs[] = {
     {OPT_EXPORT, "--per-rank", "folded: start every stack with 'rank N'"},
     {OPT_PLOT, "--kind K", "gantt (default), durations or flame"},
     {OPT_RECOMPUTE, "--recompute", "derive the statistics from the calls, not from the file's"},
+    {OPT_SUGGEST, "--hook-cost NS", "what one hooked call costs (default: the file's figure)"},
+    {OPT_SUGGEST, "--factor K", "short calls: a mean under K x the hook cost"},
+    {OPT_SUGGEST, "--min-calls N", "many calls: N or more, over all ranks"},
+    {OPT_SUGGEST, "--min-share P", "keep short functions with P % of the run or more"},
     {OPT_OUTPUT, "-o, --output F", "write to F (default: standard output)"},
     {GROUP_FORMAT, "--format F", "table (default), csv or json"},
     {0, "--help", "this help"},
@@ -50,7 +54,9 @@ void cli_command_help(const cli_command *cmd, FILE *out)
             cmd->run_pair ? " FILE" : "", cmd->description);
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
         if (offered(cmd, docs[i].group))
-            fprintf(out, "  %-15s %s\n", docs[i].flag, docs[i].text);
+            fprintf(out, "  %-15s %s\n", docs[i].flag,
+                    docs[i].group == OPT_OUTPUT && cmd->output_doc ? cmd->output_doc
+                                                                   : docs[i].text);
     fprintf(out, "\nexample:\n  %s\n", cmd->example);
 }
 
@@ -68,6 +74,18 @@ static bool parse_long(const char *s, long min, long *out)
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < min || v > INT32_MAX)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A finite number >= min (and > min when !min_ok) into *out. */
+static bool parse_number(const char *s, double min, bool min_ok, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < min || (v == min && !min_ok))
         return false;
     *out = v;
     return true;
@@ -150,7 +168,8 @@ static const char *const plot_names[] = {"gantt", "durations", "flame"};
 static const char *const what_names[] = {"events", "summary"};
 
 enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
-       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_RECOMPUTE, K_ALL, K_OUTPUT = 'o' };
+       K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_RECOMPUTE, K_ALL, K_HOOK_COST,
+       K_FACTOR, K_MIN_CALLS, K_MIN_SHARE, K_OUTPUT = 'o' };
 
 static const struct {
     struct option opt;
@@ -170,6 +189,10 @@ static const struct {
     {{"kind", required_argument, NULL, K_KIND}, OPT_PLOT},
     {{"recompute", no_argument, NULL, K_RECOMPUTE}, OPT_RECOMPUTE},
     {{"all", no_argument, NULL, K_ALL}, OPT_ALL},
+    {{"hook-cost", required_argument, NULL, K_HOOK_COST}, OPT_SUGGEST},
+    {{"factor", required_argument, NULL, K_FACTOR}, OPT_SUGGEST},
+    {{"min-calls", required_argument, NULL, K_MIN_CALLS}, OPT_SUGGEST},
+    {{"min-share", required_argument, NULL, K_MIN_SHARE}, OPT_SUGGEST},
     {{"output", required_argument, NULL, K_OUTPUT}, OPT_OUTPUT},
     {{"format", required_argument, NULL, K_FORMAT}, GROUP_FORMAT},
     {{"help", no_argument, NULL, K_HELP}, 0},
@@ -233,6 +256,22 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
             return usage(cmd, "--kind: expected gantt, durations or flame, not '%s'", arg);
         opt->kind = (plot_kind)v;
         return 0;
+    case K_HOOK_COST:
+        return parse_number(arg, 0, false, &opt->hook_cost_ns)
+                   ? 0 : usage(cmd, "--hook-cost: expected nanoseconds > 0, not '%s'", arg);
+    case K_FACTOR:
+        return parse_number(arg, 0, false, &opt->factor)
+                   ? 0 : usage(cmd, "--factor: expected a number > 0, not '%s'", arg);
+    case K_MIN_CALLS:
+        if (!parse_long(arg, 0, &v))
+            return usage(cmd, "--min-calls: bad count '%s'", arg);
+        opt->min_calls = v;
+        return 0;
+    case K_MIN_SHARE:
+        if (!parse_number(arg, 0, true, &opt->min_share) || opt->min_share > 100)
+            return usage(cmd, "--min-share: expected a percentage from 0 to 100, not '%s'", arg);
+        opt->min_share /= 100;
+        return 0;
     case K_OUTPUT:
         opt->output = strcmp(arg, "-") == 0 ? NULL : arg;
         return 0;
@@ -255,6 +294,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_options *opt)
 
     memset(opt, 0, sizeof *opt);
     opt->top = -1;
+    opt->hook_cost_ns = opt->factor = opt->min_share = -1;
+    opt->min_calls = -1;
     opterr = 0;
     optind = 1;
     int key, rc = 0;

@@ -2,6 +2,7 @@
  * arena), rendered as aligned tables, CSV (RFC 4180 quoting) or JSON; or,
  * for a streamed table, printed row by row as they complete. */
 #include "cli_table.h"
+#include "duration_text.h"
 #include "escape.h"
 #include "grow_array.h"
 
@@ -205,19 +206,6 @@ static const cell *cell_at(const table *t, size_t row, size_t col)
     return &t->cells[row * t->n_cols + col];
 }
 
-static void human_duration(char *buf, size_t size, double s)
-{
-    double a = fabs(s);
-    if (a >= 1)
-        snprintf(buf, size, "%.3f s", s);
-    else if (a >= 1e-3)
-        snprintf(buf, size, "%.2f ms", s * 1e3);
-    else if (a >= 1e-6)
-        snprintf(buf, size, "%.2f us", s * 1e6);
-    else
-        snprintf(buf, size, "%.0f ns", s * 1e9);
-}
-
 static const char digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -288,7 +276,7 @@ static size_t render_number(const column *col, const cell *c, table_format fmt, 
         break;
     case COL_DURATION:
         if (human)
-            human_duration(buf, size, c->v.d);
+            duration_text(buf, size, c->v.d);
         else
             snprintf(buf, size, "%.9f", c->v.d);
         break;

@@ -2,12 +2,24 @@
  * integers, floats), whole 1-D datasets in one H5Dread, child listing. */
 #include "grow_array.h"
 #include "reader_h5.h"
-#include "grow_array.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+h5_quiet h5_quiet_begin(void)
+{
+    h5_quiet q;
+    H5Eget_auto2(H5E_DEFAULT, &q.func, &q.data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    return q;
+}
+
+void h5_quiet_end(h5_quiet q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q.func, q.data);
+}
 
 static int read_string_attr(hid_t attr, hid_t ftype, char **text)
 {

@@ -7,6 +7,14 @@
 
 #include <hdf5.h>
 
+/* HDF5's error stack kept from printing between begin and end. */
+typedef struct h5_quiet {
+    H5E_auto2_t func;
+    void *data;
+} h5_quiet;
+h5_quiet h5_quiet_begin(void);
+void h5_quiet_end(h5_quiet q);
+
 /* Read the scalar attribute `name` of obj into *out (text allocated). */
 int h5_read_attr(hid_t obj, const char *name, scope_meta *out, scope_error *err);
 /* Read all attributes of obj (in creation/name order). */

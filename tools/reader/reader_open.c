@@ -315,10 +315,7 @@ scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
 {
     if (check_path(path, err) < 0)
         return NULL;
-    H5E_auto2_t old_func;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5_quiet q = h5_quiet_begin();
 
     scope_file *f = calloc(1, sizeof *f);
     loader ld = {.f = f, .err = err};
@@ -336,7 +333,7 @@ scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
     if (rc == 0)
         rc = build_regions(&ld);
     free_loader(&ld);
-    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+    h5_quiet_end(q);
     if (rc < 0) {
         scope_close(f);
         return NULL;

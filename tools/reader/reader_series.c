@@ -131,16 +131,13 @@ int reader_load_series(const scope_file *f, const series *cs, scope_error *err)
     series *s = (series *)cs; /* logically const: the file's calls, read late */
     if (!s || s->loaded)
         return 0;
-    H5E_auto2_t old_func;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5_quiet q = h5_quiet_begin();
     hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
     int rc = g < 0 ? reader_fail(err, "%s: cannot open the group", s->where)
                    : reader_read_calls(g, s, true, f->n_sites, err);
     if (g >= 0)
         H5Gclose(g);
-    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+    h5_quiet_end(q);
     return rc;
 }
 

@@ -124,6 +124,17 @@ SCOPE_API int64_t scope_region_total_ns(const scope_file *f, size_t region, int 
 SCOPE_API size_t scope_region_total_durations(const scope_file *f, size_t region,
                                               int *ranks, double *totals);
 
+/* The attribute `key` of the region's group (symbol, library, address,
+ * clones, ...) on the lowest rank that recorded the region and has it, as
+ * text (numbers formatted): malloc'd, NULL when none has it. Read from the
+ * file on each call. */
+SCOPE_API char *scope_region_attribute(const scope_file *f, size_t region, const char *key);
+/* Bytes the region's datasets take in the file, over all ranks (their
+ * stored, compressed size); -1 when a group cannot be read. Read from the
+ * file on each call. */
+SCOPE_API int64_t scope_region_storage_bytes(const scope_file *f, size_t region,
+                                             scope_error *err);
+
 /* ---- Times ------------------------------------------------------------ */
 
 SCOPE_API bool scope_has_run_start_time(const scope_file *f);

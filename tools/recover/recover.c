@@ -529,7 +529,8 @@ static int write_run(const struct scope_recover_options *o, const struct run *ru
     struct scope_run_info info = {
         SCOPE_VERSION, root->hostname, root->platform, root->user, root->cwd, root->timestamp,
         root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
-        root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns};
+        root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns,
+        root->hook_cost_ns};
     scope_writer *w = api->create(path, &info, err, errlen);
     size_t total = 0;
     int rc = w ? 0 : -1;

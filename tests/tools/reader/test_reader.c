@@ -561,6 +561,32 @@ START_TEST(dropped_calls)
 }
 END_TEST
 
+/* A region group's attributes and the bytes of its datasets, read when
+ * asked: from the lowest rank that has them, over every rank. */
+START_TEST(region_group)
+{
+    make_path("group");
+    fx_suggest(path);
+    scope_file *f = open_ok();
+    long dot = scope_region_find(f, "ns::Vec::dot(double const*) const");
+    long add = scope_region_find(f, "tiny_add");
+    ck_assert(dot >= 0 && add >= 0);
+    char *symbol = scope_region_attribute(f, (size_t)dot, "symbol");
+    char *library = scope_region_attribute(f, (size_t)dot, "library");
+    ck_assert_str_eq(symbol, "_ZNK2ns3Vec3dotEPKd");
+    ck_assert_str_eq(library, "/opt/app/bin/app");
+    ck_assert_ptr_null(scope_region_attribute(f, (size_t)add, "symbol"));
+    ck_assert_ptr_null(scope_region_attribute(f, (size_t)dot, "no_such_attribute"));
+    scope_error err = {{0}};
+    /* 2 ranks x 40000 calls x start and end x 8 bytes, stored as they are */
+    ck_assert_int_eq(scope_region_storage_bytes(f, (size_t)dot, &err), 1280000);
+    free(symbol);
+    free(library);
+    scope_close(f);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(bad_regex_and_rank)
 {
     make_path("badre");
@@ -704,7 +730,7 @@ static Suite *reader_suite(void)
         {"recursion", recursion},               {"threads", threads},
         {"bad_input", bad_missing_and_not_hdf5}, {"bad_input", bad_truncated},
         {"bad_input", bad_layouts},             {"bad_input", bad_regex_and_rank},
-        {"bad_input", dropped_calls},
+        {"bad_input", dropped_calls},           {"region_group", region_group},
         {"stats", stored_stats_are_used},       {"stats", stored_self_is_used},
         {"stats", damaged_stats},
     };
