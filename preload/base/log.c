@@ -6,6 +6,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#define PROGRESS_AFTER_NS 1000000000   /* a step shorter than this says nothing */
+
+static int progress_shown;
 
 static void vlog(const char *fmt, va_list ap)
 {
@@ -53,4 +58,24 @@ void scope_debug(const char *fmt, ...)
     va_start(ap, fmt);
     vlog(fmt, ap);
     va_end(ap);
+}
+
+void scope_progress(int64_t elapsed_ns, const char *fmt, ...)
+{
+    if (elapsed_ns < PROGRESS_AFTER_NS || !isatty(STDERR_FILENO))
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\rscope: %s", line);
+    progress_shown = 1;
+}
+
+void scope_progress_end(void)
+{
+    if (progress_shown)
+        fputc('\n', stderr);
+    progress_shown = 0;
 }

@@ -2,6 +2,8 @@
 #ifndef SCOPE_LOG_H
 #define SCOPE_LOG_H
 
+#include <stdint.h>
+
 /* Prints "scope: <message>" on stderr (one line). */
 void scope_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, for what every rank of a job would say alike (config problems,
@@ -10,5 +12,11 @@ void scope_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void scope_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, only with SCOPE_VERBOSE. */
 void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A progress line of a long step, on a terminal only: "\rscope: <msg>"
+ * rewritten in place, once the step has taken (elapsed_ns) more than a
+ * second; scope_progress_end ends the line if one was shown. */
+void scope_progress(int64_t elapsed_ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void scope_progress_end(void);
 
 #endif
