@@ -17,6 +17,8 @@ struct scope_merge_comms {
     MPI_Comm leaders;   /* the first rank of each node (rank 0 first); */
                         /* MPI_COMM_NULL on the other ranks */
     int rank, size;     /* in world */
+    int node_index;     /* this rank's node: its first rank's rank in leaders */
+    int nodes;          /* how many there are */
 };
 
 /* Makes them (collective). Ranks of one shared-memory node form a node, or,

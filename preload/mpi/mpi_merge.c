@@ -28,7 +28,8 @@
 #include "thread_buffer.h"
 #include "thread_state.h"
 
-static struct scope_merge_comms comms = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, 0, 0};
+static struct scope_merge_comms comms = {.world = MPI_COMM_NULL, .node = MPI_COMM_NULL,
+                                         .leaders = MPI_COMM_NULL};
 static struct scope_clock_offsets to_root;   /* this clock vs rank 0's */
 static int64_t init_error;                   /* of to_root.offset0 */
 
@@ -56,7 +57,9 @@ void scope_mpi_after_init(void)
     to_root.t0 = scope_monotonic_ns();
     int64_t root[2] = {scope_facts.pid, scope_rt.run_start_ns};
     PMPI_Bcast(root, 2, MPI_INT64_T, 0, comms.world);
-    scope_meta_set_rank(comms.rank, comms.size, (int)root[0], root[1], to_root.offset0);
+    struct scope_meta_rank me = {comms.rank, comms.size, comms.node_index, comms.nodes,
+                                 (int)root[0], root[1], to_root.offset0};
+    scope_meta_set_rank(&me);
     scope_tls.busy--;
 }
 

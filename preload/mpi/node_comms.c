@@ -18,6 +18,14 @@ void scope_merge_comms_open(struct scope_merge_comms *c)
     int node_rank;
     PMPI_Comm_rank(c->node, &node_rank);
     PMPI_Comm_split(c->world, node_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
+    c->node_index = 0;
+    c->nodes = 1;
+    if (c->leaders != MPI_COMM_NULL) {
+        PMPI_Comm_rank(c->leaders, &c->node_index);
+        PMPI_Comm_size(c->leaders, &c->nodes);
+    }
+    PMPI_Bcast(&c->node_index, 1, MPI_INT, 0, c->node);
+    PMPI_Bcast(&c->nodes, 1, MPI_INT, 0, c->world);
 }
 
 void scope_merge_comms_close(struct scope_merge_comms *c)

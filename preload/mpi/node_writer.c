@@ -6,6 +6,7 @@
 #include "callsite_exchange.h"
 #include "log.h"
 #include "merge_wire.h"
+#include "part_paths.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -199,13 +200,8 @@ static void map_nodes(const struct scope_merge_comms *c, struct scope_node_intak
     PMPI_Comm_size(c->node, &s->node_size);
     int *local = malloc((size_t)s->node_size * sizeof(int));
     s->world_rank = malloc((size_t)s->node_size * sizeof(int));
-    int node = 0;
-    if (c->leaders != MPI_COMM_NULL) {
-        PMPI_Comm_size(c->leaders, &s->nodes);
-        PMPI_Comm_rank(c->leaders, &node);
-    }
-    PMPI_Bcast(&s->nodes, 1, MPI_INT, 0, c->world);
-    PMPI_Bcast(&node, 1, MPI_INT, 0, c->node);
+    int node = c->node_index;
+    s->nodes = c->nodes;
     s->node_of = c->rank == 0 ? malloc((size_t)c->size * sizeof(int)) : NULL;
     if (!local || !s->world_rank || (c->rank == 0 && !s->node_of)) {
         scope_log("rank %d: out of memory for the merge", c->rank);

@@ -54,6 +54,7 @@ static void fill_header(struct scope_meta_header *m)
     memcpy(m->magic, SCOPE_META_MAGIC, 8);
     m->pid = (int32_t)scope_facts.pid;
     m->nranks = 1;
+    m->nnodes = 1;
     m->root_pid = m->pid;
     m->root_start_ns = m->run_start_ns = scope_rt.run_start_ns;
     m->uses_tsc = scope_rt.clock.uses_tsc;
@@ -169,16 +170,17 @@ void scope_meta_save_maps(void)
     free(text);
 }
 
-void scope_meta_set_rank(int rank, int nranks, int root_pid, int64_t root_start_ns,
-                         int64_t clock_offset_ns)
+void scope_meta_set_rank(const struct scope_meta_rank *r)
 {
     if (!meta)
         return;
-    meta->rank = rank;
-    meta->nranks = nranks;
-    meta->root_pid = root_pid;
-    meta->root_start_ns = root_start_ns;
-    meta->clock_offset_ns = clock_offset_ns;
+    meta->rank = r->rank;
+    meta->nranks = r->nranks;
+    meta->node = r->node;
+    meta->nnodes = r->nnodes;
+    meta->root_pid = r->root_pid;
+    meta->root_start_ns = r->root_start_ns;
+    meta->clock_offset_ns = r->clock_offset_ns;
 }
 
 void scope_meta_set_stopped(uint64_t raw, int64_t ns)

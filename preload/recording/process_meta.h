@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCOPE_META_MAGIC "SCOPEMD2"
+#define SCOPE_META_MAGIC "SCOPEMD3"
 
 struct scope_meta_hook {
     uint32_t region;
@@ -22,6 +22,8 @@ struct scope_meta_header {
     int32_t root_pid;                /* rank 0's pid: with root_start_ns, the run's id */
     int32_t stopped;                 /* clock_raw1/ns1 are valid */
     int32_t nhooks, nregions;
+    int32_t node, nnodes;            /* which node of how many (MPI: node writers' */
+                                     /* order; 0 of 1 before MPI_Init or without MPI) */
     int64_t root_start_ns, run_start_ns, clock_offset_ns;
     uint64_t clock_raw0, clock_raw1;
     int64_t clock_ns0, clock_ns1;
@@ -36,8 +38,11 @@ struct scope_meta_header {
  * installed). Failure only costs recoverability: it says so once. */
 void scope_meta_publish(void);
 /* The MPI context, once known. */
-void scope_meta_set_rank(int rank, int nranks, int root_pid, int64_t root_start_ns,
-                         int64_t clock_offset_ns);
+struct scope_meta_rank {
+    int rank, nranks, node, nnodes, root_pid;
+    int64_t root_start_ns, clock_offset_ns;
+};
+void scope_meta_set_rank(const struct scope_meta_rank *r);
 /* The end of the clock calibration (async-signal-safe). */
 void scope_meta_set_stopped(uint64_t raw, int64_t ns);
 /* Copies /proc/self/maps to /dev/shm/scope-UID-PID-maps when some hook

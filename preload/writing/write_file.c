@@ -8,17 +8,15 @@
 #include "companion_loader.h"
 #include "log.h"
 #include "output_path.h"
+#include "part_paths.h"
 #include "partial_file.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "write_rank.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 void scope_write_file_callsites(const struct scope_site_table *sites,
                                 struct scope_callsite_set *callsites, int32_t **ids)
@@ -35,13 +33,6 @@ void scope_output_file_path(char *path, size_t len)
 {
     scope_expand_output_path(scope_rt.config.output_file, (pid_t)scope_facts.pid,
                              scope_rt.start_wall, path, len);
-}
-
-void scope_part_paths(const char *file, int node, char *part, char *link, size_t len)
-{
-    const char *slash = strrchr(file, '/');
-    snprintf(part, len, "%s.d/node%d.h5", file, node);
-    snprintf(link, len, "%s.d/node%d.h5", slash ? slash + 1 : file, node);
 }
 
 static const struct scope_writer_api *load_writer(void)
@@ -105,16 +96,12 @@ int scope_write_part(const char *path, const struct scope_rank_info *own,
                      struct scope_event_groups *le, const int32_t *own_ids,
                      scope_more_ranks_fn more, void *ctx, size_t *events)
 {
-    char err[512], dir[PATH_MAX];
+    char err[512];
     const struct scope_writer_api *api = load_writer();
     if (!api)
         return -1;
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    if (slash && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        scope_log("cannot create %s: %s: data left for `scope recover`", dir, strerror(errno));
+    if (scope_part_dir_make(path, err, sizeof err) != 0) {
+        scope_log("%s: data left for `scope recover`", err);
         return -1;
     }
     scope_writer *w = api->create_part(path, err, sizeof(err));

@@ -27,11 +27,6 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
 /* The run's file: the configured output, expanded (rank 0's). */
 void scope_output_file_path(char *path, size_t len);
 
-/* Where a run written on several nodes puts the part of node `node`
- * ("FILE.d/nodeN.h5"), and the same relative to the file's directory, as
- * the file links to it. */
-void scope_part_paths(const char *file, int node, char *part, char *link, size_t len);
-
 /* A node's part of a run written on several nodes, at `path` (its
  * directory created): this process's rank, then the others of the node
  * (more); *events counts the calls. 0, or -1 after saying why. */

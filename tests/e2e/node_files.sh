@@ -7,7 +7,7 @@
 # read it as one file (check_tutorial.py, the full check), `scope pack`
 # joins it into one file that reads the same without FILE.d/, and a node
 # that cannot write its part leaves no file but every record, which
-# `scope recover` writes.
+# `scope recover` writes in the same layout (FILE + FILE.d/).
 # usage: node_files.sh   (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON CHECKER)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-nodes-XXXXXX")
@@ -59,6 +59,11 @@ grep -q "cannot create profiling_data.h5.d" err.txt || fail "no reason given"
 grep -q "^scope: wrote" err.txt && fail "scope says it wrote a file"
 rm profiling_data.h5.d
 "$SCOPE_CLI" recover -o recovered.h5 2>recover.txt || fail "recover: $(cat recover.txt)"
+grep -q "5 of 5 rank(s) on 3 nodes -> recovered.h5 + recovered.h5.d/" recover.txt ||
+    fail "recover said: $(cat recover.txt)"
+[ "$(ls recovered.h5.d)" = "$(printf 'node1.h5\nnode2.h5')" ] ||
+    fail "recovered node files: $(ls -A recovered.h5.d | tr '\n' ' ')"
 "$SCOPE_CLI" summary recovered.h5 --format csv >recovered.csv
 grep -q "^timestep,30," recovered.csv || fail "recovered calls: $(cat recovered.csv)"
-echo "ok: a node's failure keeps every record for scope recover"
+"$PYTHON" "$CHECKER" "$SCOPE_CLI" recovered.h5 5 >check.txt || { cat check.txt; fail "check of the recovered file"; }
+echo "ok: a node's failure keeps every record; scope recover writes the run's file and its nodes' parts"
