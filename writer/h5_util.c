@@ -131,3 +131,18 @@ int h5_close(hid_t *id)
     *id = H5I_INVALID_HID;
     return rc < 0 ? -1 : 0;
 }
+
+hid_t h5_group_create(hid_t parent, const char *name)
+{
+    enum { MAX_COMPACT_ATTRIBUTES = 64, MIN_DENSE_ATTRIBUTES = 48 };
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    hid_t group = -1;
+    if (gcpl >= 0 && H5Pset_attr_phase_change(gcpl, MAX_COMPACT_ATTRIBUTES, MIN_DENSE_ATTRIBUTES) >= 0)
+        group = H5Gcreate2(parent, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    hid_t why = group < 0 ? H5Eget_current_stack() : H5I_INVALID_HID;
+    if (gcpl >= 0)
+        H5Pclose(gcpl);
+    if (why >= 0)
+        H5Eset_current_stack(why);   /* for h5_fail: H5Pclose cleared it */
+    return group;
+}

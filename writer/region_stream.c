@@ -90,7 +90,7 @@ int region_begin(struct region_stream *r, hid_t regions,
         return -1;
     }
     scope_escape_region_name(info->name, escaped, len + 1);
-    r->group = H5Gcreate2(regions, escaped, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    r->group = h5_group_create(regions, escaped);
     free(escaped);
     if (r->group < 0)
         return h5_fail(&r->err, "cannot create region '%s'", info->name);

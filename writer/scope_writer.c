@@ -133,7 +133,7 @@ static int write_metadata(scope_writer *w, const struct scope_run_info *run)
         {"mpi_size", run->mpi_size}, {"omp_num_threads", run->omp_num_threads},
         {"total_cores", run->total_cores}, {"run_start_time", run->run_start_time},
     };
-    hid_t g = H5Gcreate2(w->file, "metadata", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5_group_create(w->file, "metadata");
     if (g < 0)
         return h5_fail(&w->e, "cannot create /metadata");
     int rc = 0;
@@ -204,7 +204,7 @@ static int open_rank(scope_writer *w, const struct scope_rank_info *info)
 {
     char name[32];
     snprintf(name, sizeof name, "rank%d", info->rank);
-    w->rank = H5Gcreate2(w->file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    w->rank = h5_group_create(w->file, name);
     if (w->rank < 0)
         return h5_fail(&w->e, "cannot create /%s", name);
     w->rank_number = info->rank;
@@ -214,7 +214,7 @@ static int open_rank(scope_writer *w, const struct scope_rank_info *info)
         h5_attr_int64(w->rank, "clock_offset_ns", info->clock_offset_ns, &w->e) < 0 ||
         h5_attr_int64(w->rank, "dropped_events", info->dropped_events, &w->e) < 0)
         return -1;
-    w->regions = H5Gcreate2(w->rank, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    w->regions = h5_group_create(w->rank, "regions");
     if (w->regions < 0)
         return h5_fail(&w->e, "cannot create /%s/regions", name);
     w->state = IN_RANK;
