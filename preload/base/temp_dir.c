@@ -39,6 +39,24 @@ int scope_write_full(int fd, const void *p, size_t len)
     return 0;
 }
 
+int scope_pwrite_full(int fd, const void *p, size_t len, uint64_t at)
+{
+    for (const char *c = p; len > 0;) {
+        ssize_t w = pwrite(fd, c, len, (off_t)at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        c += w;
+        at += (uint64_t)w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 int scope_pread_full(int fd, void *p, size_t len, uint64_t at)
 {
     for (char *c = p; len > 0;) {

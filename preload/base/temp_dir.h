@@ -16,6 +16,7 @@ int scope_scratch_file(const char *purpose, char *err, size_t errlen);
 /* All of len bytes written to / read from fd (at `at`), retried when
  * interrupted; -1 on error or end of file (errno set, 0 at the end). */
 int scope_write_full(int fd, const void *p, size_t len);
+int scope_pwrite_full(int fd, const void *p, size_t len, uint64_t at);
 int scope_pread_full(int fd, void *p, size_t len, uint64_t at);
 
 #endif

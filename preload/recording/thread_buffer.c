@@ -1,21 +1,22 @@
 /* thread_buffer.c: gives a thread a buffer and shadow stack on its first
  * hooked call (and tells the hot path where its stacks are), takes them
  * back when it ends for the next thread, makes buffers ready a stretch at
- * a time, spills full ones to disk, and tells where they all are. */
+ * a time, moves a thread on to its buffer's next slice when one is full
+ * (spill_writer.c writes the full ones out), and tells where they all
+ * are. */
 #include "thread_buffer.h"
 #include "fault_stack.h"
 #include "log.h"
 #include "process_meta.h"
 #include "record_files.h"
 #include "segment.h"
+#include "spill_writer.h"
 #include "thread_state.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,9 +37,7 @@ struct scope_thread_buffer {
     struct scope_thread_buffer *next_free;
     struct scope_segment_header *header;
     struct scope_record *records;
-    int spill_fd;
-    void *spill_map;           /* the window of the spill file in use, or NULL */
-    size_t spill_windows;      /* windows of the spill file used so far */
+    struct scope_spill_ring ring;
     struct scope_shadow_frame *shadow;
     /* Where the thread that ended left off, for the next one: */
     struct scope_record *cur, *end;
@@ -51,6 +50,9 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct scope_thread_buffer *registry, *free_buffers;
 static int thread_count, buffer_count;
 static size_t records_per_buffer = (8u << 20) / sizeof(struct scope_record);
+/* The smallest buffer: slices of 32 records, room for the longest
+ * reservation (a stack definition of 9 records). */
+#define RECORDS_LEAST ((size_t)32 * SCOPE_RING_SLICES)
 static uint64_t clock_base;
 static pthread_key_t thread_end_key;
 static int thread_end_watched;
@@ -58,7 +60,8 @@ static int thread_end_watched;
 void scope_buffers_configure(size_t buffer_bytes, uint64_t base, void (*at_thread_end)(void *))
 {
     size_t n = buffer_bytes / sizeof(struct scope_record);
-    records_per_buffer = n < 64 ? 64 : n;
+    n -= n % SCOPE_RING_SLICES;
+    records_per_buffer = n < RECORDS_LEAST ? RECORDS_LEAST : n;
     clock_base = base;
     thread_end_watched = pthread_key_create(&thread_end_key, at_thread_end) == 0;
 }
@@ -87,7 +90,8 @@ static void prefault(void *map, size_t bytes)
         ((volatile char *)map)[off] = 0;
 }
 
-/* Makes the next stretch of b's segment ready. */
+/* Makes the next stretch of b's segment ready (its first pass only: after
+ * it, every slot is). */
 static void make_ready(struct scope_thread_buffer *b)
 {
     size_t ready = b->header->ready, capacity = b->header->capacity;
@@ -97,12 +101,25 @@ static void make_ready(struct scope_thread_buffer *b)
     b->header->ready = ready + step;
 }
 
+/* Where a thread records in b's current slice from its start: *cur, up
+ * to *end, the slice's end or, in the buffer's first pass, the end of its
+ * stretch made ready. */
+static void enter_slice(struct scope_thread_buffer *b, struct scope_record **cur,
+                        struct scope_record **end)
+{
+    size_t slot = scope_spill_ring_slot(&b->ring, b->ring.current);
+    if (b->header->ready <= slot)
+        make_ready(b);
+    size_t stop = slot + b->ring.slice;
+    *cur = b->records + slot;
+    *end = b->records + (b->header->ready < stop ? b->header->ready : stop);
+}
+
 static struct scope_thread_buffer *buffer_create(int number, int thread)
 {
     struct scope_thread_buffer *b = calloc(1, sizeof(*b));
     if (!b)
         return NULL;
-    b->spill_fd = -1;
     b->shadow = mmap(NULL, SHADOW_BYTES, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (b->shadow == MAP_FAILED)
@@ -122,9 +139,8 @@ static struct scope_thread_buffer *buffer_create(int number, int thread)
     b->header->capacity = records_per_buffer;
     b->header->clock_base = clock_base;
     scope_record_spill_path(b->header->spill_path, sizeof(b->header->spill_path), number);
-    make_ready(b);
-    b->cur = b->records;
-    b->end = b->records + b->header->ready;
+    scope_spill_ring_init(&b->ring, b->header, b->records);
+    enter_slice(b, &b->cur, &b->end);
     return b;
 fail_shadow:
     munmap(b->shadow, SHADOW_BYTES);
@@ -263,82 +279,41 @@ void scope_thread_release(void *arg)
     t->busy--;
 }
 
-/* Bytes of one spill window: the buffer's size rounded up to whole pages,
- * since a file mapping starts at a page boundary. */
-static size_t spill_window_bytes(void)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t bytes = records_per_buffer * sizeof(struct scope_record);
-    return (bytes + page - 1) / page * page;
-}
-
-/* Adds the window at `offset` to the spill file, its disk blocks reserved
- * now: a full disk is an error here rather than a SIGBUS on a later store. */
-static int grow_spill_file(int fd, off_t offset, size_t window)
-{
-    if (fallocate(fd, 0, offset, (off_t)window) == 0)
-        return 0;
-    if (errno != EOPNOTSUPP)
-        return -1;
-    return ftruncate(fd, offset + (off_t)window);
-}
-
-/* The buffer window is full. While the shared-memory segment has room,
- * its next stretch is made ready. Once it is full, it stays as it is
- * (full, read at the end or by `scope recover`); from then on the window
- * is a shared mapping of the spill file, and moving on maps its next
- * stretch over the previous one: no copy and no clearing on this thread
- * (the file's new stretch reads as zeros, the unused slots), and what was
- * recorded is in the page cache, which outlives a crash. Memory stays
- * bounded: the written-back pages are the kernel's to reclaim. If the file
- * cannot grow or be mapped, recording stops on this thread (the records so
- * far are kept, later calls are counted as dropped) and scope says so
- * once. */
+/* The buffer window is full. In the buffer's first pass, while the
+ * current slice has slots not made ready yet, its next stretch is made
+ * ready. Else the thread moves on to the next slice of the ring, whose
+ * slots the writer thread has normally written out and cleared long
+ * before (spill_writer.h): no copy, no page fault and no system call on
+ * this thread but the writer's wake-up, memory bounded, nothing dropped;
+ * the slots the slice leaves unused (a reservation that did not fit) stay
+ * zeros, skipped. If the ring cannot be written out, recording stops on
+ * this thread (the records so far are kept, later calls are counted as
+ * dropped) and scope says so once. */
 void scope_thread_flush(void *arg)
 {
     struct scope_thread *t = arg;
     struct scope_thread_buffer *b = t->buffer;
-    size_t window = spill_window_bytes();
     if (t->status != SCOPE_THREAD_ACTIVE)
         return;   /* stopped by an earlier failure: said once already */
     t->busy++;
-    if (b->header->ready < b->header->capacity) {   /* the segment is not all used yet */
-        make_ready(b);
-        t->end = b->records + b->header->ready;
-        t->busy--;
-        return;
-    }
+    size_t slot = scope_spill_ring_slot(&b->ring, b->ring.current);
+    struct scope_record *slice_end = b->records + slot + b->ring.slice;
     char why[1200] = "";
-    if (b->spill_fd < 0)
-        b->spill_fd = scope_record_spill_create(b->header->spill_path, why, sizeof(why));
-    off_t offset = (off_t)(b->spill_windows * window);
-    void *at = b->spill_map;
-    void *map = MAP_FAILED;
-    if (b->spill_fd >= 0 && grow_spill_file(b->spill_fd, offset, window) == 0)
-        map = mmap(at, window, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0),
-                   b->spill_fd, offset);
-    if (map == MAP_FAILED) {
-        if (!*why)
-            snprintf(why, sizeof(why), "cannot spill to %s: %s", b->header->spill_path,
-                     strerror(errno));
-        scope_log("%s: recording stops on this thread (its first %zu records are kept, later "
-                  "calls are counted as dropped_events)", why,
-                  (size_t)b->header->capacity + (size_t)b->header->spilled);
-        t->status = SCOPE_THREAD_FULL;
-        /* cur may lie past the end when a signal handler raced for the last slot */
-        t->cur = t->end = t->cur < t->end ? t->cur : t->end;
-        if (at)
-            munmap(at, window);   /* full, and its records are in the file */
-        b->spill_map = NULL;
+    if (t->end < slice_end) {
+        make_ready(b);
+        t->end = b->records + b->header->ready < slice_end ? b->records + b->header->ready
+                                                           : slice_end;
+    } else if (scope_spill_next_slice(&b->ring, why, sizeof(why)) == 0) {
+        enter_slice(b, &t->cur, &t->end);
     } else {
-        prefault(map, window);
-        b->spill_map = map;
-        b->spill_windows++;
-        /* a crash leaves the whole window for `scope recover`: its unused
-         * slots are zeros, skipped */
-        b->header->spilled = b->spill_windows * (window / sizeof(struct scope_record));
-        t->cur = map;
-        t->end = (struct scope_record *)((char *)map + window);
+        /* cur may lie past the end when a signal handler raced for the last slot */
+        struct scope_record *last = t->cur < t->end ? t->cur : t->end;
+        scope_log("%s: recording stops on this thread (its first %llu records are kept, later "
+                  "calls are counted as dropped_events)", why,
+                  (unsigned long long)(b->ring.current * b->ring.slice +
+                                       (uint64_t)(last - (b->records + slot))));
+        t->status = SCOPE_THREAD_FULL;
+        t->cur = t->end = last;
     }
     t->busy--;
 }
@@ -353,19 +328,15 @@ void scope_thread_count_dropped(void *arg)
 
 int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
 {
+    scope_spill_writer_drain();
     pthread_mutex_lock(&registry_lock);
     size_t n = 0;
     for (struct scope_thread_buffer *b = registry; b; b = b->next)
         n++;
     struct scope_thread_records *t = malloc((n + 1) * sizeof(*t));
     n = 0;
-    for (struct scope_thread_buffer *b = registry; t && b; b = b->next) {
-        t[n++] = (struct scope_thread_records){
-            .spill_path = b->header->spill_path, .spilled = b->header->spilled,
-            .records = b->records,
-            .capacity = b->header->ready, .clock_base = clock_base,
-            .thread = b->header->thread_number};
-    }
+    for (struct scope_thread_buffer *b = registry; t && b; b = b->next)
+        t[n++] = scope_thread_records_of(b->header, records_per_buffer, b->header->spill_path);
     pthread_mutex_unlock(&registry_lock);
     *threads = t;
     *count = n;
@@ -374,15 +345,12 @@ int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
 
 void scope_buffers_remove(void)
 {
+    scope_spill_writer_drain();
     pthread_mutex_lock(&registry_lock);
     for (struct scope_thread_buffer *b = registry; b; b = b->next) {
-        if (b->spill_map) {
-            munmap(b->spill_map, spill_window_bytes());
-            b->spill_map = NULL;
-        }
-        if (b->spill_fd >= 0) {
-            close(b->spill_fd);
-            b->spill_fd = -1;
+        if (b->ring.fd >= 0) {
+            close(b->ring.fd);
+            b->ring.fd = -1;
         }
         unlink(b->header->spill_path);
         shm_unlink(b->shm_name);
@@ -403,4 +371,5 @@ void scope_buffers_after_fork_child(void)
     registry = free_buffers = NULL;
     thread_count = buffer_count = 0;
     pthread_mutex_init(&registry_lock, NULL);
+    scope_spill_writer_after_fork_child();
 }

@@ -4,8 +4,9 @@
  * hook id, jump to the entry stub) and the real entry and exit stubs, with
  * the calling thread's records pointed at scratch memory that is unmapped
  * afterwards; the same bursts unhooked give what the call itself costs.
- * Each hooked burst fills one fresh page of records, faulted in on the
- * way, as a run's records go to memory nothing touched before. The
+ * Each hooked burst fills its own page of records, faulted in before
+ * (MAP_POPULATE), as a run's records mostly go to its buffer's ring, whose
+ * pages are faulted in once and then used again (thread_buffer.c). The
  * fastest burst of each kind counts (the first ones warm the caches and
  * the branch predictors; a preempted one is slow): under 0.1 ms in all,
  * the mappings included. */
@@ -81,7 +82,8 @@ int64_t scope_measure_hook_cost(void)
     uintptr_t thunk = scope_patch_entry_thunk((uintptr_t)calibration_target, CALIBRATION_HOOK,
                                               &scope_hook_targets[CALIBRATION_HOOK]);
     void *scratch = thunk && scope_trampoline_seal() == 0
-                        ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        ? mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
                                -1, 0)
                         : MAP_FAILED;
     int64_t hooked = 0, plain = 0;

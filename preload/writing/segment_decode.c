@@ -1,4 +1,5 @@
-/* segment_decode.c: reading threads' spill files and buffers back as events. */
+/* segment_decode.c: reading threads' spill files and buffer rings back as
+ * events (layout in segment.h). */
 #include "segment_decode.h"
 
 #include <errno.h>
@@ -9,10 +10,20 @@
 
 #define SPILL_READ_RECORDS 1024   /* records read from a spill file at a time */
 
-/* Forgets the decoding state of the buffer read before. */
+/* Forgets the decoding state of the buffer read before; its spill file
+ * comes first, then its ring, record numbers spilled .. recycled+capacity-1
+ * (none when a damaged header makes that no range). */
 static void start_thread(struct scope_record_reader *r)
 {
-    r->thread_number = r->thread < r->nthreads ? r->threads[r->thread].thread : -1;
+    const struct scope_thread_records *t = r->thread < r->nthreads ? &r->threads[r->thread] : NULL;
+    r->thread_number = t ? t->thread : -1;
+    r->part = THREAD_SPILL;
+    r->ring_next = r->ring_end = 0;
+    if (t && t->capacity > 0 && t->recycled <= t->spilled &&
+        t->spilled - t->recycled < t->capacity) {
+        r->ring_next = t->spilled;
+        r->ring_end = t->recycled + t->capacity;
+    }
     r->holding = 0;
     r->unfinished_left = 0;
     r->def_have = r->def_n = 0;
@@ -136,7 +147,6 @@ static long next_from_spill(struct scope_record_reader *r, const struct scope_th
         r->spill_fd = t->spill_path && t->spilled ? open(t->spill_path, O_RDONLY | O_CLOEXEC) : -1;
         r->spill_read = 0;
         if (r->spill_fd < 0) {
-            r->part = THREAD_DONE;
             if (!t->spill_path || !t->spilled)
                 return 0;
             snprintf(err, errlen, "%s: %s", t->spill_path, strerror(errno));
@@ -153,10 +163,9 @@ static long next_from_spill(struct scope_record_reader *r, const struct scope_th
             continue;
         if (got < 0)
             snprintf(err, errlen, "%s: %s", t->spill_path, strerror(errno));
-        if (got <= 0) {   /* a partial last record (killed mid-write) is dropped */
+        if (got <= 0) {
             close(r->spill_fd);
             r->spill_fd = -1;
-            r->part = THREAD_DONE;
             return got < 0 ? -1 : 0;
         }
         r->spill_read += (size_t)got / sizeof(chunk[0]);
@@ -166,31 +175,50 @@ static long next_from_spill(struct scope_record_reader *r, const struct scope_th
     }
 }
 
+/* The next stretch of the ring's records to read, contiguous in memory:
+ * its first slot in *slot and its length, 0 when the ring is done. Slots
+ * from `ready` on were never used: skipped. */
+static size_t ring_stretch(struct scope_record_reader *r, const struct scope_thread_records *t,
+                           size_t *slot)
+{
+    while (r->ring_next < r->ring_end) {
+        size_t s = (size_t)(r->ring_next % t->capacity);
+        uint64_t left = r->ring_end - r->ring_next;
+        size_t n = t->capacity - s < left ? t->capacity - s : (size_t)left;
+        if (s < t->ready) {
+            *slot = s;
+            return n < t->ready - s ? n : t->ready - s;
+        }
+        r->ring_next += n;
+    }
+    return 0;
+}
+
 long scope_record_reader_next(struct scope_record_reader *r, struct scope_event *out, size_t cap,
                               char *err, size_t errlen)
 {
     while (r->thread < r->nthreads && cap > 0) {
         const struct scope_thread_records *t = &r->threads[r->thread];
-        while (r->part == THREAD_BUFFER && r->pos < t->capacity) {
-            size_t n = t->capacity - r->pos < cap ? t->capacity - r->pos : cap;
-            size_t k = decode(r, t, t->records + r->pos, n, out);
-            r->pos += n;
+        if (r->part == THREAD_SPILL) {
+            long k = next_from_spill(r, t, out, cap, err, errlen);
+            if (k < 0)
+                r->part = THREAD_DONE;
+            if (k != 0)
+                return k;
+            r->part = THREAD_RING;
+        }
+        size_t slot, n;
+        while (r->part == THREAD_RING && (n = ring_stretch(r, t, &slot)) > 0) {
+            n = n < cap ? n : cap;
+            size_t k = decode(r, t, t->records + slot, n, out);
+            r->ring_next += n;
             if (k > 0)
                 return (long)k;
         }
-        if (r->part == THREAD_BUFFER)
-            r->part = THREAD_SPILL;
-        if (r->part == THREAD_SPILL) {
-            long k = next_from_spill(r, t, out, cap, err, errlen);
-            if (k != 0)
-                return k;
-            continue;
-        }
+        r->part = THREAD_DONE;
         if (flush_held(r, out))
             return 1;
         r->thread++;
-        r->part = THREAD_BUFFER;
-        r->pos = 0;
         start_thread(r);
     }
     return 0;

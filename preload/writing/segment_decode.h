@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "record.h"
+#include "segment.h"
 #include "site_table.h"
 
 struct scope_event {
@@ -20,18 +21,35 @@ struct scope_event {
     uint8_t unfinished;        /* open when recording stopped: ended by scope */
 };
 
-/* Where one buffer's records are: first in its segment, then (newer ones)
- * in the `spilled` record slots at the start of its spill file. `thread`
- * is the thread that recorded into it first; thread-start records name
- * the later ones (record.h). */
+/* Where one buffer's records are (segment.h): first the oldest, the
+ * `spilled` record slots at the start of its spill file, then those of its
+ * ring from number `spilled` up to recycled + capacity, record g in slot
+ * g % capacity (slots from `ready` on never used). `thread` is the thread
+ * that recorded into it first; thread-start records name the later ones
+ * (record.h). */
 struct scope_thread_records {
     const char *spill_path;
     uint64_t spilled;
     const struct scope_record *records;
-    size_t capacity;
+    size_t capacity, ready;
+    uint64_t recycled;
     uint64_t clock_base;       /* to widen the 56-bit times */
     int32_t thread;
 };
+
+/* The records of the buffer whose segment header is h, with `slots` record
+ * slots mapped after it (a damaged header that claims more has no ring),
+ * its spill file found at spill_path. */
+static inline struct scope_thread_records
+scope_thread_records_of(const struct scope_segment_header *h, size_t slots, const char *spill_path)
+{
+    size_t capacity = h->capacity <= slots ? (size_t)h->capacity : 0;
+    return (struct scope_thread_records){
+        .spill_path = spill_path, .spilled = h->spilled, .records =
+            (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
+        .capacity = capacity, .ready = h->ready < capacity ? (size_t)h->ready : capacity,
+        .recycled = h->recycled, .clock_base = h->clock_base, .thread = h->thread_number};
+}
 
 /* Reads the records of buffers threads[0..n) in that order, each one's in
  * the order they were written (a thread's calls in the order they ended,
@@ -53,9 +71,9 @@ struct scope_record_reader {
     uint64_t def_addrs[SCOPE_CALLSITE_MAX_DEPTH + 1];
     int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the buffer's numbers: site, or -1 */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */
-    enum { THREAD_BUFFER, THREAD_SPILL, THREAD_DONE } part;   /* of it being read */
+    enum { THREAD_SPILL, THREAD_RING, THREAD_DONE } part;   /* of it being read */
     uint64_t spill_read;       /* records read of it */
-    size_t pos;                /* next record of its buffer */
+    uint64_t ring_next, ring_end;   /* record numbers of its ring still to read */
 };
 
 void scope_record_reader_init(struct scope_record_reader *r, const struct scope_thread_records *t,

@@ -1,9 +1,12 @@
 #!/bin/bash
 # spill.sh: memory stays bounded and nothing is dropped. 8 ranks make 1 M
-# calls each with a 4 KiB buffer per thread (256 records), so every rank
-# spills about 4000 times; the file must hold every call, say no event was
-# dropped, and no spill file or segment may be left behind.
-# usage: spill.sh   (env: SCOPE_CLI PROGRAM=many_calls MPIRUN PYTHON)
+# calls each with a 4 KiB buffer per thread (256 records: a ring of 8
+# slices of 32), so every rank writes about 31 000 slices out; the file
+# must hold every call, say no event was dropped, and no spill file or
+# segment may be left behind. Then the same with 2 ranks of 3 threads each
+# making 300 000 calls at once, all through one writer thread per rank:
+# every thread's calls are in the file, exactly.
+# usage: spill.sh   (env: SCOPE_CLI PROGRAM=many_calls THREADED=threaded_calls MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-spill-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -27,3 +30,27 @@ with h5py.File("profiling_data.h5") as f:
             sys.exit(f"FAIL: rank {r}: times out of order")
 PY
 echo "ok: 8 ranks x 1 M calls through 4 KiB buffers, none lost"
+
+rm -f profiling_data.h5
+printf '[output]\nbuffer = 4K\n[functions]\nthread_work\n' >threads.conf
+TMPDIR=$work/spill $MPIRUN -n 2 "$SCOPE_CLI" run -c threads.conf -- "$THREADED" 3 300000 \
+    >out.txt 2>err.txt || { cat out.txt err.txt; exit 1; }
+cat out.txt err.txt
+grep -q "^scope: wrote profiling_data.h5 (1800000 calls, 2 ranks)" err.txt
+[ -z "$(find spill -type f)" ] || { echo "FAIL: spill files left: $(find spill -type f | head)"; exit 1; }
+"$PYTHON" - <<'PY'
+import collections, h5py, sys
+with h5py.File("profiling_data.h5") as f:
+    for r in range(2):
+        g = f[f"rank{r}"]
+        region = g["regions/thread_work"]
+        threads = collections.Counter(region["thread_ids"][:].tolist())
+        if sorted(threads.values()) != [300000] * 3 or g.attrs["dropped_events"] != 0:
+            sys.exit(f"FAIL: rank {r}: calls per thread {dict(threads)}, "
+                     f"dropped {g.attrs['dropped_events']}")
+        s, e, t = region["start_times"][:], region["end_times"][:], region["thread_ids"][:]
+        for k in threads:
+            if (s[t == k][1:] < s[t == k][:-1]).any() or (e < s).any():
+                sys.exit(f"FAIL: rank {r} thread {k}: times out of order")
+PY
+echo "ok: 2 ranks x 3 threads x 300 000 calls through 4 KiB buffers, none lost"

@@ -56,19 +56,14 @@ static int map_segments(const struct recover_process *proc, struct process_segme
         p->bytes[p->n] = bytes;
         int ok = bytes >= SCOPE_SEGMENT_HEADER_BYTES && h->pid == proc->meta->pid &&
                  memcmp(h->magic, SCOPE_SEGMENT_MAGIC, 8) == 0;
-        size_t capacity = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
-        if (ok && capacity > h->ready)
-            capacity = h->ready;   /* the rest was never used */
+        size_t slots = ok ? (bytes - SCOPE_SEGMENT_HEADER_BYTES) / sizeof(struct scope_record) : 0;
         char recorded[sizeof(h->spill_path)];
         memcpy(recorded, h->spill_path, sizeof(recorded));
         recorded[sizeof(recorded) - 1] = '\0';
         recover_spill_location(p->spill[p->n], sizeof(p->spill[0]), proc->dir, ok ? recorded : "");
         p->dropped += ok ? h->dropped : 0;
-        p->threads[p->n] = (struct scope_thread_records){
-            .spill_path = ok ? p->spill[p->n] : NULL, .spilled = ok ? h->spilled : 0,
-            .records = (const struct scope_record *)((const char *)h + SCOPE_SEGMENT_HEADER_BYTES),
-            .capacity = capacity, .clock_base = ok ? h->clock_base : 0,
-            .thread = ok ? h->thread_number : -1};
+        p->threads[p->n] = ok ? scope_thread_records_of(h, slots, p->spill[p->n])
+                              : (struct scope_thread_records){.thread = -1};
         p->n = n;
     }
 }

@@ -25,10 +25,10 @@ struct call {
     uint32_t hook;
 };
 
-/* Threads as scope leaves them: each its calls in records, the last
- * `spilled` of them in a spill file. A thread that did not spill has two
- * empty slots at the end of its buffer; one that did has a full buffer and
- * two empty slots at the end of the spill file's window. */
+/* Threads as scope leaves them (segment.h): each its calls in records, the
+ * first `spilled` of them in a spill file, the rest in its ring. A thread
+ * that did not spill has two empty slots at the end of its ring; one that
+ * did has two empty slots at the end of the spill file's slices. */
 struct process {
     struct scope_thread_records t[4];
     struct scope_record *records[4];
@@ -41,25 +41,29 @@ static void add_thread(struct process *p, const struct call *c, size_t n, size_t
 {
     size_t k = p->n++;
     struct scope_record empty[2] = {{0}};
-    p->records[k] = calloc(n + 2, sizeof(struct scope_record));
+    struct scope_record *calls = calloc(n, sizeof(struct scope_record));
     for (size_t i = 0; i < n; i++)
-        scope_record_encode(&p->records[k][i], (uint64_t)c[i].start, (uint64_t)c[i].end,
-                            c[i].hook);
+        scope_record_encode(&calls[i], (uint64_t)c[i].start, (uint64_t)c[i].end, c[i].hook);
     snprintf(p->spill[k], sizeof p->spill[k], "/tmp/scope-test-eg-%d-%zu.spill", (int)getpid(), k);
-    /* the spilled records, the window's empty end, then what an earlier
+    /* the spilled records, the slice's empty end, then what an earlier
      * process with the same pid left at that path (every thread's records
      * once more): not ours */
     FILE *f = fopen(p->spill[k], "wb");
     ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(p->records[k] + n - spilled, sizeof(struct scope_record), spilled, f),
-                      spilled);
+    ck_assert_uint_eq(fwrite(calls, sizeof(struct scope_record), spilled, f), spilled);
     ck_assert_uint_eq(fwrite(empty, sizeof(struct scope_record), 2, f), 2);
-    ck_assert_uint_eq(fwrite(p->records[k], sizeof(struct scope_record), n, f), n);
+    ck_assert_uint_eq(fwrite(calls, sizeof(struct scope_record), n, f), n);
     fclose(f);
-    p->t[k] = (struct scope_thread_records){.spill_path = p->spill[k],
-                                            .spilled = spilled ? spilled + 2 : 0,
-                                            .records = p->records[k],
-                                            .capacity = spilled ? n - spilled : n + 2,
+    /* the ring: record g in slot g % capacity, from number `in_file` on */
+    uint64_t in_file = spilled ? spilled + 2 : 0;
+    size_t capacity = n - spilled + 2;
+    p->records[k] = calloc(capacity, sizeof(struct scope_record));
+    for (size_t i = spilled; i < n; i++)
+        p->records[k][(in_file + i - spilled) % capacity] = calls[i];
+    free(calls);
+    p->t[k] = (struct scope_thread_records){.spill_path = p->spill[k], .spilled = in_file,
+                                            .records = p->records[k], .capacity = capacity,
+                                            .ready = capacity, .recycled = in_file,
                                             .clock_base = 0, .thread = (int32_t)k};
 }
 

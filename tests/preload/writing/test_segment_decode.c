@@ -2,8 +2,8 @@
  * stream with call sites (record.h): a call followed by its call-site
  * record, stacks defined before use and redefined when the thread starts
  * its numbering again, definitions cut short by a kill, and the same events
- * whatever the batch size and wherever the buffer ends and the spill file
- * begins. */
+ * whatever the batch size and wherever the spill file ends and the ring
+ * (wrapping around its end) begins. */
 #include <check.h>
 
 #include "check_main.h"
@@ -69,20 +69,29 @@ static void check_events(const struct scope_event *e, size_t n, struct scope_sit
     ck_assert_uint_eq(sites->nsites, 3);
 }
 
-/* Reads the stream with the first `in_buffer` records in the buffer and
- * the rest in a spill file, `cap` events at a time. */
-static void read_back(size_t in_buffer, size_t cap)
+/* Reads the stream with its first `in_spill` records in a spill file and
+ * the rest in a ring of 24 slots (segment.h), `cap` events at a time. The
+ * spill file begins with RING_BASE empty slots (the unused ends of earlier
+ * slices), so that the ring's records wrap around its end. */
+#define RING_SLOTS 24
+#define RING_BASE 20
+static void read_back(size_t in_spill, size_t cap)
 {
-    struct scope_record r[32];
+    struct scope_record r[32], ring[RING_SLOTS] = {{0}}, empty[RING_BASE] = {{0}};
     size_t n = stream(r);
     char spill[64];
     snprintf(spill, sizeof spill, "/tmp/scope-test-decode-%d.spill", (int)getpid());
     FILE *f = fopen(spill, "wb");
     ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(r + in_buffer, sizeof(r[0]), n - in_buffer, f), n - in_buffer);
+    ck_assert_uint_eq(fwrite(empty, sizeof(r[0]), RING_BASE, f), RING_BASE);
+    ck_assert_uint_eq(fwrite(r, sizeof(r[0]), in_spill, f), in_spill);
     fclose(f);
-    struct scope_thread_records t = {.spill_path = spill, .spilled = n - in_buffer,
-                                     .records = r, .capacity = in_buffer};
+    uint64_t spilled = RING_BASE + in_spill;
+    for (size_t i = in_spill; i < n; i++)
+        ring[(RING_BASE + i) % RING_SLOTS] = r[i];
+    struct scope_thread_records t = {.spill_path = spill, .spilled = spilled, .records = ring,
+                                     .capacity = RING_SLOTS, .ready = RING_SLOTS,
+                                     .recycled = spilled};
     struct scope_clock_calibration ns = {0};
     struct scope_clock_map same;
     scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
@@ -107,9 +116,9 @@ static void read_back(size_t in_buffer, size_t cap)
 
 START_TEST(every_batch_and_split)
 {
-    for (size_t in_buffer = 0; in_buffer <= 19; in_buffer++)
+    for (size_t in_spill = 0; in_spill <= 19; in_spill++)
         for (size_t cap = 1; cap <= 8; cap++)
-            read_back(in_buffer, cap);
+            read_back(in_spill, cap);
 }
 END_TEST
 
@@ -117,7 +126,7 @@ START_TEST(without_sites_table)
 {
     struct scope_record r[32];
     size_t n = stream(r);
-    struct scope_thread_records t = {.records = r, .capacity = n};
+    struct scope_thread_records t = {.records = r, .capacity = 24, .ready = n};
     struct scope_clock_calibration ns = {0};
     struct scope_clock_map same;
     scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
