@@ -39,10 +39,11 @@ typedef struct scope_error {
 /* Open a profile. NULL on failure (missing file, not HDF5, truncated, wrong
  * layout, mismatched dataset lengths ...). HDF5 never prints its error stack
  * from here. The per-region statistics that scope's writer stores (calls,
- * total, min, max, variance, self time) are read at once; the calls
- * themselves on first use, from the file, which stays open until
- * scope_close(). A file without statistics (the seed's layout) is read
- * whole at open. */
+ * total, min, max, variance, self time) are read at once, without opening
+ * a dataset; the calls themselves on first use, from the file, which stays
+ * open until scope_close() (a region whose datasets do not hold the calls
+ * its statistics count fails then). A file without statistics (the seed's
+ * layout) is read whole at open. */
 SCOPE_API scope_file *scope_open(const char *path, scope_error *err);
 /* scope_open() with flags: SCOPE_OPEN_RECOMPUTE ignores stored statistics
  * and derives everything from the calls (to cross-check a file). */
