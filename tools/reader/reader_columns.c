@@ -15,7 +15,9 @@
 #define COLUMNS_THREAD_MIN_BYTES (1u << 20)
 
 typedef struct column_chunk {
-    chunk_job job;
+    chunk_job job;  /* job.out NULL: the dataset's last chunk, past its end */
+    unsigned char *tail; /* then its values go here, */
+    size_t tail_len;     /* this many bytes of them */
     size_t label;   /* index in the batch's labels: "where/name" */
     size_t index;   /* the chunk's index in its dataset */
     bool failed;
@@ -126,12 +128,15 @@ static int read_chunks(column_batch *b, hid_t dset, const chunk_plan *plan, size
             rc = -1;
             break;
         }
+        size_t at = c * chunk_bytes, keep = len * elem_size - at;
+        bool whole = keep >= chunk_bytes;
         b->chunks[b->n++] = (column_chunk){
             .job = {.in = raw, .in_len = (size_t)stored, .elem_size = elem_size,
                     .deflated = !(mask & (1u << plan->deflate_filter)),
                     .shuffled = plan->shuffle_filter >= 0 &&
                                 !(mask & (1u << plan->shuffle_filter)),
-                    .out = data + c * chunk_bytes, .out_len = chunk_bytes},
+                    .out = whole ? data + at : NULL, .out_len = chunk_bytes},
+            .tail = whole ? NULL : data + at, .tail_len = whole ? 0 : keep,
             .label = b->n_labels - 1, .index = c,
         };
     }
@@ -154,8 +159,7 @@ static int read_values(column_batch *b, hid_t dset, hid_t ftype, hid_t mem_type,
     size_t elem_size = H5Tget_size(mem_type);
     chunk_plan plan;
     if (plan_chunks(dset, ftype, mem_type, &plan)) {
-        size_t n_chunks = (len + plan.chunk_values - 1) / plan.chunk_values;
-        if (!(*data = malloc(n_chunks * plan.chunk_values * elem_size)))
+        if (!(*data = malloc(len * elem_size)))
             return reader_fail(err, "%s: out of memory for %zu values", label, len);
         if (read_chunks(b, dset, &plan, len, elem_size, *data) == 0)
             return 0;
@@ -201,14 +205,20 @@ int reader_columns_add(column_batch *b, hid_t loc, const char *name, hid_t mem_t
 typedef struct inflaters {
     column_batch *b;
     struct libdeflate_decompressor *d[READER_MAX_THREADS];
-    void *scratch[READER_MAX_THREADS];
+    void *scratch[READER_MAX_THREADS]; /* a chunk's inflated, shuffled bytes */
+    void *last[READER_MAX_THREADS];    /* a last chunk's values */
 } inflaters;
 
 static void inflate_one(void *ctx, size_t task, size_t thread)
 {
     inflaters *in = ctx;
     column_chunk *c = &in->b->chunks[task];
-    c->failed = reader_inflate_chunk(in->d[thread], &c->job, in->scratch[thread]) < 0;
+    chunk_job job = c->job;
+    if (!job.out)
+        job.out = in->last[thread];
+    c->failed = reader_inflate_chunk(in->d[thread], &job, in->scratch[thread]) < 0;
+    if (!c->failed && c->tail)
+        memcpy(c->tail, job.out, c->tail_len);
 }
 
 int reader_columns_run(column_batch *b, size_t max_threads, scope_error *err)
@@ -216,9 +226,10 @@ int reader_columns_run(column_batch *b, size_t max_threads, scope_error *err)
     size_t threads = b->bytes < COLUMNS_THREAD_MIN_BYTES ? 1 : reader_task_threads(b->n, max_threads);
     inflaters in = {.b = b};
     int rc = 0;
+    size_t most = b->max_chunk_bytes ? b->max_chunk_bytes : 1;
     for (size_t t = 0; rc == 0 && t < threads; t++)
-        if (!(in.d[t] = libdeflate_alloc_decompressor()) ||
-            !(in.scratch[t] = malloc(b->max_chunk_bytes ? b->max_chunk_bytes : 1)))
+        if (!(in.d[t] = libdeflate_alloc_decompressor()) || !(in.scratch[t] = malloc(most)) ||
+            !(in.last[t] = malloc(most)))
             rc = reader_fail(err, "out of memory");
     if (rc == 0 && b->n > 0)
         reader_run_tasks(b->n, threads, inflate_one, &in);
@@ -231,6 +242,7 @@ int reader_columns_run(column_batch *b, size_t max_threads, scope_error *err)
         if (in.d[t])
             libdeflate_free_decompressor(in.d[t]);
         free(in.scratch[t]);
+        free(in.last[t]);
     }
     reader_columns_free(b);
     return rc;

@@ -14,7 +14,7 @@ typedef struct column_batch column_batch;
 column_batch *reader_columns_new(void);
 
 /* Reads the dataset loc/name, converted to mem_type, into *data (malloc'd,
- * NULL when empty; it may hold up to a chunk more than *len values): now,
+ * *len values, NULL when empty): now,
  * or, its chunks, in reader_columns_run. *data is the caller's either way,
  * also on failure. `where` names the group in messages. */
 int reader_columns_add(column_batch *b, hid_t loc, const char *name, hid_t mem_type,

@@ -12,8 +12,9 @@
  *  - Ranks are addressed by their MPI rank id N (from the group rank{N}).
  *  - Arrays returned as "owned by the file" live until scope_close(); arrays
  *    the caller owns are released with free().
- *  - A scope_file is immutable after scope_open(): reading it from several
- *    threads at once is safe.
+ *  - A scope_file may be read from several threads at once: what it reads
+ *    from the file after scope_open() (calls, self times, region
+ *    attributes) is read under its own lock, and never changes once read.
  */
 #ifndef SCOPE_READER_H
 #define SCOPE_READER_H
