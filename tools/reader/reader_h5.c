@@ -192,21 +192,6 @@ int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size
     return rc;
 }
 
-int h5_vector_length(hid_t loc, const char *name, size_t *len)
-{
-    hid_t dset = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (dset < 0)
-        return -1;
-    hid_t space = H5Dget_space(dset);
-    hsize_t dims[1] = {0};
-    int rc = H5Sget_simple_extent_ndims(space) == 1 &&
-                     H5Sget_simple_extent_dims(space, dims, NULL) == 1 ? 0 : -1;
-    *len = (size_t)dims[0];
-    H5Sclose(space);
-    H5Dclose(dset);
-    return rc;
-}
-
 int h5_scalar_attr(hid_t obj, const char *name, hid_t mem_type, void *out)
 {
     if (H5Aexists(obj, name) <= 0)
@@ -232,6 +217,11 @@ static H5I_type_t object_type(hid_t loc, const char *name)
     H5I_type_t type = H5Iget_type(obj);
     H5Oclose(obj);
     return type;
+}
+
+bool h5_has_link(hid_t loc, const char *name)
+{
+    return H5Lexists(loc, name, H5P_DEFAULT) > 0;
 }
 
 bool h5_has_dataset(hid_t loc, const char *name)

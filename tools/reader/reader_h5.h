@@ -27,13 +27,12 @@ void h5_free_meta(scope_meta *meta, size_t n);
 int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size,
                    void **data, size_t *len, const char *where, scope_error *err);
 
-/* Length of the 1-D dataset loc/name without reading it; -1 when it is not
- * one. */
-int h5_vector_length(hid_t loc, const char *name, size_t *len);
 /* Read the one-value attribute `name` of obj converted to mem_type: 1 read,
  * 0 absent, -1 not readable as that. */
 int h5_scalar_attr(hid_t obj, const char *name, hid_t mem_type, void *out);
 
+/* Does loc have a link `name` (to anything: no object is opened)? */
+bool h5_has_link(hid_t loc, const char *name);
 /* Does loc have a link `name` that is a dataset / a group? */
 bool h5_has_dataset(hid_t loc, const char *name);
 bool h5_has_group(hid_t loc, const char *name);

@@ -6,19 +6,23 @@
 #include "scope_reader.h"
 
 #include <hdf5.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 
-/* One region on one rank. Its statistics are known from the start (stored
- * by the writer, or computed when the file has none); its calls are read
- * on first use (reader_load_rank) when they were not needed to open it. */
+/* One region on one rank. Its statistics are known from the start when the
+ * writer stored them; its calls (and the statistics of a file without
+ * them) are read by reader_series.c, the one place that reads calls: at
+ * open for regions without statistics, else on first use. */
 typedef struct series {
-    scope_series pub;   /* pub.count is always right; the arrays once loaded */
-    bool loaded;
+    scope_series pub;   /* pub.count is right once has_stats; the arrays once loaded */
+    atomic_bool loaded; /* set last, under the file's lock */
     char *where;        /* the region group's path in the file */
-    bool has_threads;   /* the group has a thread_ids dataset */
-    bool has_callsites; /* the group has a callsite_ids dataset */
+    bool has_threads;   /* the group links a thread_ids dataset */
+    bool has_callsites; /* the group links a callsite_ids dataset */
+    bool has_stats;     /* stats hold: stored by the writer, or from the calls */
     struct call_stats stats;
-    bool has_self;      /* the writer stored self_ns */
+    bool has_self;      /* self_ns holds: stored by the writer, or computed */
     int64_t self_ns;
     /* Stored order is by (start asc, duration desc) unless sorted == false;
      * then order[] is that permutation of 0..count-1. */
@@ -29,6 +33,8 @@ typedef struct series {
 struct scope_file {
     char *path;
     hid_t h5;         /* open while calls may still have to be loaded */
+    pthread_mutex_t lock;      /* held while calls are read (reader_series.c) */
+    pthread_mutex_t self_lock; /* held while self times are kept (reader_self.c) */
     bool use_stats;   /* trust the statistics the writer stored */
     scope_meta *meta;
     size_t n_meta;
@@ -60,15 +66,16 @@ int reader_fail(scope_error *err, const char *fmt, ...) __attribute__((format(pr
 /* Series and their calls (reader_series.c). */
 /* The series of a region on a rank index; NULL when not recorded. */
 const series *reader_series(const scope_file *f, size_t region, size_t rank_index);
-/* Read the calls of the region group into s. With statistics from the
- * file (have_stats), the count must match them; without, they are
- * computed here. On failure s is as before: counted, not loaded. */
-int reader_read_calls(hid_t group, series *s, bool have_stats, size_t n_sites,
-                      scope_error *err);
-/* Read the calls of every region of one rank that are not in memory yet. */
-int reader_load_rank(const scope_file *f, size_t rank_index, scope_error *err);
-/* The same for one series (NULL: nothing to do). */
+/* Read the calls of the series of the list not in memory yet (NULL
+ * entries skipped), in one batch. A series with statistics must hold as
+ * many calls; one without gets them from its calls. On failure the series
+ * that failed are as before: counted, not loaded. */
+int reader_load_list(const scope_file *f, series *const *list, size_t n, scope_error *err);
+/* The same for one series (NULL: nothing to do), for the regions of one
+ * rank, and for those of every rank rank_keep selects (NULL: all). */
 int reader_load_series(const scope_file *f, const series *s, scope_error *err);
+int reader_load_rank(const scope_file *f, size_t rank_index, scope_error *err);
+int reader_load_ranks(const scope_file *f, const bool *rank_keep, scope_error *err);
 void reader_free_series(series *s);
 
 /* The writer's statistics attributes of a region group into s->stats,
@@ -106,6 +113,10 @@ typedef struct walk_call {
 typedef void (*walk_fn)(void *ctx, const walk_call *call);
 int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *ctx,
                      scope_error *err);
+
+/* Computes the self times of the ranks rank_keep selects that lack them
+ * and keeps them in their series (reader_self.c). */
+int reader_keep_self_times(const scope_file *f, const bool *rank_keep, scope_error *err);
 
 /* Number of calls one rank recorded over all regions. */
 size_t reader_rank_calls(const scope_file *f, size_t rank_index);

@@ -1,7 +1,7 @@
 /* scope_open()/scope_close(): validate the file layout, take every region's
- * statistics (stored by the writer, else computed from its calls), build the
- * region table in first-appearance order; calls not needed for that are read
- * on first use (reader_series.c: one H5Dread per dataset), from the file
+ * statistics (stored by the writer, else computed from its calls, read in
+ * one batch by reader_series.c), build the region table in first-appearance
+ * order; calls not needed for that are read on first use, from the file
  * kept open. */
 #include "grow_array.h"
 #include "reader_h5.h"
@@ -48,8 +48,11 @@ static char *unescape_name(const char *raw)
     return out;
 }
 
-/* A region of a rank: its statistics when the file has them (the calls wait
- * for reader_load_rank), else its calls. */
+/* A region of a rank: its statistics when the file has them (its calls
+ * are read on first use, and checked against them then); without, it
+ * waits for read_unsummed. Only the links to thread_ids and callsite_ids
+ * are looked at: to open a dataset costs more than the rest of a small
+ * region. */
 static series *open_series(const scope_file *f, hid_t group, const char *where,
                            scope_error *err)
 {
@@ -59,24 +62,15 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
         reader_fail(err, "out of memory");
         return NULL;
     }
-    s->has_threads = h5_has_dataset(group, "thread_ids");
-    s->has_callsites = h5_has_dataset(group, "callsite_ids");
+    s->has_threads = h5_has_link(group, "thread_ids");
+    s->has_callsites = h5_has_link(group, "callsite_ids");
     int have = f->use_stats ? reader_read_stats(group, s, where, err) : 0;
-    size_t n_start = 0, n_end = 0;
-    if (have == 1 && (h5_vector_length(group, "start_times", &n_start) < 0 ||
-                      h5_vector_length(group, "end_times", &n_end) < 0 ||
-                      (int64_t)n_start != s->stats.calls || n_end != n_start)) {
-        have = reader_fail(err, "%s: the datasets do not hold the %lld calls of the statistics",
-                           where, (long long)s->stats.calls);
-    }
-    if (have == 1)
-        s->pub.count = n_start;
-    else if (have == 0)
-        have = reader_read_calls(group, s, false, f->n_sites, err);
     if (have < 0) {
         reader_free_series(s);
         return NULL;
     }
+    s->has_stats = have == 1;
+    s->pub.count = (size_t)s->stats.calls;
     return s;
 }
 
@@ -101,25 +95,25 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
     if (h5_scalar_attr(rgroup, "dropped_events", H5T_NATIVE_INT64, &dropped) < 0 || dropped < 0)
         rc = reader_fail(ld->err, "%s: dropped_events is not a count", where);
     ld->f->dropped[rank_index] = (uint64_t)dropped;
-    if (rc == 0 && !h5_has_group(rgroup, "regions"))
-        rc = reader_fail(ld->err, "%s: no 'regions' group", where);
     hid_t regions = rc == 0 ? H5Gopen2(rgroup, "regions", H5P_DEFAULT) : -1;
+    if (rc == 0 && regions < 0)
+        rc = reader_fail(ld->err, "%s: no 'regions' group", where);
     char **names = NULL;
     size_t n = 0;
     if (rc == 0)
         rc = h5_child_names(regions, &names, &n, where, ld->err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         snprintf(where, sizeof where, "rank%d/regions/%s", rank, names[i]);
-        if (!h5_has_group(regions, names[i])) {
+        hid_t g = H5Gopen2(regions, names[i], H5P_DEFAULT);
+        if (g < 0) {
             rc = reader_fail(ld->err, "%s: not a group", where);
             break;
         }
-        hid_t g = H5Gopen2(regions, names[i], H5P_DEFAULT);
         int64_t unfinished = 0;
         if (h5_scalar_attr(g, "unfinished_calls", H5T_NATIVE_INT64, &unfinished) < 0 ||
             unfinished < 0) {
             rc = reader_fail(ld->err, "%s: unfinished_calls is not a count", where);
-        } else if (!h5_has_dataset(g, "start_times") || !h5_has_dataset(g, "end_times")) {
+        } else if (!h5_has_link(g, "start_times") || !h5_has_link(g, "end_times")) {
             rc = reader_fail(ld->err, "%s: missing start_times or end_times", where);
         } else {
             series *s = open_series(ld->f, g, where, ld->err);
@@ -283,6 +277,22 @@ static int build_regions(loader *ld)
     return rc;
 }
 
+/* The calls of the regions without statistics, all in one batch: the
+ * region order and the run's time span come from them. */
+static int read_unsummed(loader *ld)
+{
+    series **list = malloc((ld->n ? ld->n : 1) * sizeof *list);
+    if (!list)
+        return reader_fail(ld->err, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < ld->n; i++)
+        if (!ld->items[i].s->has_stats)
+            list[n++] = ld->items[i].s;
+    int rc = n ? reader_load_list(ld->f, list, n, ld->err) : 0;
+    free(list);
+    return rc;
+}
+
 static void free_loader(loader *ld)
 {
     for (size_t i = 0; i < ld->n; i++) {
@@ -321,6 +331,8 @@ scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
     loader ld = {.f = f, .err = err};
     int rc = f && (f->path = strdup(path)) ? 0 : reader_fail(err, "out of memory");
     if (f) {
+        pthread_mutex_init(&f->lock, NULL);
+        pthread_mutex_init(&f->self_lock, NULL);
         f->h5 = H5I_INVALID_HID;
         f->use_stats = !(flags & SCOPE_OPEN_RECOMPUTE);
     }
@@ -330,6 +342,8 @@ scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
         rc = reader_fail(err, "cannot open the HDF5 file (truncated or corrupt?)");
     if (rc == 0)
         rc = load_top_level(&ld, f->h5);
+    if (rc == 0)
+        rc = read_unsummed(&ld);
     if (rc == 0)
         rc = build_regions(&ld);
     free_loader(&ld);
@@ -359,5 +373,7 @@ void scope_close(scope_file *f)
     free(f->dropped);
     free(f->unfinished);
     free(f->path);
+    pthread_mutex_destroy(&f->lock);
+    pthread_mutex_destroy(&f->self_lock);
     free(f);
 }

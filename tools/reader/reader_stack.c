@@ -241,30 +241,3 @@ void scope_children_free(scope_children *children)
     free(children->items);
     children->offsets = children->items = NULL;
 }
-
-static void add_self(void *ctx, const walk_call *c)
-{
-    int64_t *self = ctx;
-    int64_t dur = c->end_ns - c->start_ns;
-    self[c->region] += dur;
-    if (c->parent >= 0)
-        self[c->parent_region] -= dur;
-}
-
-int scope_self_times_ns(const scope_file *f, int rank, int64_t *self_ns, scope_error *err)
-{
-    long ri = reader_rank_index(f, rank);
-    if (ri < 0)
-        return reader_fail(err, "unknown rank %d", rank);
-    bool stored = true;
-    for (size_t r = 0; r < f->n_regions; r++) {
-        const series *s = reader_series(f, r, (size_t)ri);
-        self_ns[r] = s && s->has_self ? s->self_ns : 0;
-        stored &= !s || s->has_self;
-    }
-    if (stored)
-        return 0; /* the writer's, from the same nesting rule */
-    for (size_t r = 0; r < f->n_regions; r++)
-        self_ns[r] = 0;
-    return reader_walk_rank(f, (size_t)ri, add_self, self_ns, err);
-}

@@ -74,6 +74,8 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
     int rc = keep && rank_keep && self && rank_self && out ? 0 : reader_fail(err, "out of memory");
     if (rc == 0)
         rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    if (rc == 0)
+        rc = reader_keep_self_times(f, rank_keep, err);
     size_t selected_ranks = 0;
     for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
         if (!rank_keep[ri])

@@ -12,8 +12,9 @@
  *  - Ranks are addressed by their MPI rank id N (from the group rank{N}).
  *  - Arrays returned as "owned by the file" live until scope_close(); arrays
  *    the caller owns are released with free().
- *  - A scope_file is immutable after scope_open(): reading it from several
- *    threads at once is safe.
+ *  - A scope_file may be read from several threads at once: what it reads
+ *    from the file after scope_open() (calls, self times, region
+ *    attributes) is read under its own lock, and never changes once read.
  */
 #ifndef SCOPE_READER_H
 #define SCOPE_READER_H
@@ -39,10 +40,11 @@ typedef struct scope_error {
 /* Open a profile. NULL on failure (missing file, not HDF5, truncated, wrong
  * layout, mismatched dataset lengths ...). HDF5 never prints its error stack
  * from here. The per-region statistics that scope's writer stores (calls,
- * total, min, max, variance, self time) are read at once; the calls
- * themselves on first use, from the file, which stays open until
- * scope_close(). A file without statistics (the seed's layout) is read
- * whole at open. */
+ * total, min, max, variance, self time) are read at once, without opening
+ * a dataset; the calls themselves on first use, from the file, which stays
+ * open until scope_close() (a region whose datasets do not hold the calls
+ * its statistics count fails then). A file without statistics (the seed's
+ * layout) is read whole at open. */
 SCOPE_API scope_file *scope_open(const char *path, scope_error *err);
 /* scope_open() with flags: SCOPE_OPEN_RECOMPUTE ignores stored statistics
  * and derives everything from the calls (to cross-check a file). */

@@ -2,6 +2,7 @@
  * HDF5 C API: the tutorial's numbers, origins, recursion, threads, and every
  * kind of bad input. */
 #include "fixtures.h"
+#include "reader_internal.h"
 #include "scope_reader.h"
 
 #include <check.h>
@@ -704,14 +705,72 @@ START_TEST(damaged_stats)
     stats_file(&bad);
     open_fails("rank0/regions/outer: damaged statistics attributes");
     bad = st_outer;
-    bad.calls = 3; /* the datasets hold 2 */
+    bad.calls = 3; /* the datasets hold 2: found when the calls are first read */
     bad.min_ns = 100;
     stats_file(&bad);
-    open_fails("rank0/regions/outer: the datasets do not hold the 3 calls");
+    scope_file *f = open_ok();
+    scope_error err = {{0}};
+    size_t n = 0;
+    ck_assert_ptr_null(scope_events(f, NULL, &n, &err));
+    ck_assert_str_eq(err.message, "rank0/regions/outer: 2 calls but the statistics say 3");
+    ck_assert_ptr_null(scope_region_on_rank(f, 0, 0));
+    scope_close(f);
     bad = st_outer;
     bad.self_ns = 701; /* more than the total */
     stats_file(&bad);
     open_fails("damaged statistics");
+    unlink(path);
+}
+END_TEST
+
+/* How many of the file's series have their calls in memory. */
+static size_t series_loaded(const scope_file *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n_regions * f->n_ranks; i++)
+        n += f->table[i] && f->table[i]->loaded;
+    return n;
+}
+
+/* Opening a file with statistics reads no calls, nor do the questions the
+ * statistics answer (info, summary, imbalance, self times); the calls are
+ * read when asked for, only the series asked for or its rank's. A file
+ * without statistics has its calls read at open. */
+START_TEST(lazy_open)
+{
+    stats_file(&st_outer);
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = H5Gopen2(file, "rank0/regions/inner", H5P_DEFAULT);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(g, "self_ns", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &(int64_t){100});
+    H5Aclose(a);
+    H5Sclose(space);
+    H5Gclose(g);
+    H5Fclose(file);
+    scope_file *f = open_ok();
+    ck_assert_uint_eq(scope_event_count(f), 3);
+    ck_assert_double_eq_tol(scope_time_span(f), 1400e-9, 1e-15);
+    size_t n = 0;
+    scope_region_stats *st = scope_summary(f, NULL, &n, NULL);
+    ck_assert_ptr_nonnull(st);
+    ck_assert_double_eq_tol(st[0].self, 650e-9, 1e-15);
+    free(st);
+    scope_imbalance im;
+    ck_assert_int_eq(scope_region_imbalance(f, 0, NULL, &im, NULL), 0);
+    ck_assert_uint_eq(series_loaded(f), 0);
+    ck_assert_ptr_nonnull(scope_region_on_rank(f, 1, 0));
+    ck_assert_uint_eq(series_loaded(f), 1);
+    scope_event *ev = scope_events(f, NULL, &n, NULL);
+    ck_assert_ptr_nonnull(ev);
+    free(ev);
+    ck_assert_uint_eq(series_loaded(f), 2);
+    scope_close(f);
+
+    fx_tutorial(path, true);
+    f = open_ok();
+    ck_assert_uint_eq(series_loaded(f), 5);
+    scope_close(f);
     unlink(path);
 }
 END_TEST
@@ -732,7 +791,7 @@ static Suite *reader_suite(void)
         {"bad_input", bad_layouts},             {"bad_input", bad_regex_and_rank},
         {"bad_input", dropped_calls},           {"region_group", region_group},
         {"stats", stored_stats_are_used},       {"stats", stored_self_is_used},
-        {"stats", damaged_stats},
+        {"stats", damaged_stats},               {"stats", lazy_open},
     };
     TCase *tc = NULL;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
