@@ -12,12 +12,21 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/scope-spill-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 mkdir spill
+# Runs RANKS ranks of a program under CONF, spilling into spill/: every
+# call must be said written, and no spill file left.
+spill_run() {   # RANKS CONF CALLS PROGRAM ARGS...
+    local ranks=$1 conf=$2 calls=$3
+    shift 3
+    rm -f profiling_data.h5
+    TMPDIR=$work/spill $MPIRUN -n "$ranks" "$SCOPE_CLI" run -c "$conf" -- "$@" \
+        >out.txt 2>err.txt || { cat out.txt err.txt; exit 1; }
+    cat out.txt err.txt
+    grep -q "^scope: wrote profiling_data.h5 ($calls calls, $ranks ranks)" err.txt
+    [ -z "$(find spill -type f)" ] || { echo "FAIL: spill files left: $(find spill -type f | head)"; exit 1; }
+}
+
 printf '[output]\nbuffer = 4K\n[functions]\nwork\n' >spill.conf
-TMPDIR=$work/spill $MPIRUN -n 8 "$SCOPE_CLI" run -c spill.conf -- "$PROGRAM" 1000000 \
-    >out.txt 2>err.txt || { cat out.txt err.txt; exit 1; }
-cat out.txt err.txt
-grep -q "^scope: wrote profiling_data.h5 (8000000 calls, 8 ranks)" err.txt
-[ -z "$(find spill -type f)" ] || { echo "FAIL: spill files left: $(find spill -type f | head)"; exit 1; }
+spill_run 8 spill.conf 8000000 "$PROGRAM" 1000000
 "$PYTHON" - <<'PY'
 import h5py, sys
 with h5py.File("profiling_data.h5") as f:
@@ -31,13 +40,8 @@ with h5py.File("profiling_data.h5") as f:
 PY
 echo "ok: 8 ranks x 1 M calls through 4 KiB buffers, none lost"
 
-rm -f profiling_data.h5
 printf '[output]\nbuffer = 4K\n[functions]\nthread_work\n' >threads.conf
-TMPDIR=$work/spill $MPIRUN -n 2 "$SCOPE_CLI" run -c threads.conf -- "$THREADED" 3 300000 \
-    >out.txt 2>err.txt || { cat out.txt err.txt; exit 1; }
-cat out.txt err.txt
-grep -q "^scope: wrote profiling_data.h5 (1800000 calls, 2 ranks)" err.txt
-[ -z "$(find spill -type f)" ] || { echo "FAIL: spill files left: $(find spill -type f | head)"; exit 1; }
+spill_run 2 threads.conf 1800000 "$THREADED" 3 300000
 "$PYTHON" - <<'PY'
 import collections, h5py, sys
 with h5py.File("profiling_data.h5") as f:

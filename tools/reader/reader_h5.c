@@ -1,5 +1,5 @@
 /* HDF5 helpers of the reader: attributes (variable- or fixed-length strings,
- * integers, floats), whole 1-D datasets in one H5Dread, child listing. */
+ * integers, floats), links, datasets and groups looked up, child listing. */
 #include "grow_array.h"
 #include "reader_h5.h"
 
@@ -153,43 +153,6 @@ void h5_free_meta(scope_meta *meta, size_t n)
     for (size_t i = 0; meta && i < n; i++)
         h5_clear_meta(&meta[i]);
     free(meta);
-}
-
-int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size,
-                   void **data, size_t *len, const char *where, scope_error *err)
-{
-    hid_t dset = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (dset < 0)
-        return reader_fail(err, "%s: cannot open dataset %s", where, name);
-    hid_t space = H5Dget_space(dset);
-    hid_t ftype = H5Dget_type(dset);
-    int rank = H5Sget_simple_extent_ndims(space);
-    hsize_t dims[1] = {0};
-    int rc = -1;
-    *data = NULL;
-    if (rank == 0 && H5Sget_simple_extent_type(space) == H5S_NULL) {
-        rc = 0; /* empty */
-    } else if (rank != 1 || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
-        reader_fail(err, "%s/%s: expected a 1-D dataset", where, name);
-    } else if (H5Tget_class(ftype) != H5T_INTEGER) {
-        reader_fail(err, "%s/%s: expected integers", where, name);
-    } else if (dims[0] == 0) {
-        rc = 0;
-    } else if (!(*data = malloc((size_t)dims[0] * elem_size))) {
-        reader_fail(err, "%s/%s: out of memory for %llu values", where, name,
-                    (unsigned long long)dims[0]);
-    } else if (H5Dread(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0) {
-        reader_fail(err, "%s/%s: cannot read the data (truncated file?)", where, name);
-        free(*data);
-        *data = NULL;
-    } else {
-        rc = 0;
-    }
-    *len = (size_t)dims[0];
-    H5Tclose(ftype);
-    H5Sclose(space);
-    H5Dclose(dset);
-    return rc;
 }
 
 int h5_scalar_attr(hid_t obj, const char *name, hid_t mem_type, void *out)

@@ -1,5 +1,7 @@
-/* Small HDF5 helpers of the reader: attributes to scope_meta, whole 1-D
- * integer datasets into memory. Every call reports failures via scope_error. */
+/* Small HDF5 helpers of the reader: HDF5's error printing silenced,
+ * attributes to scope_meta, and whether a link, dataset or group exists.
+ * Every call reports failures via scope_error. (Calls are read by
+ * reader_columns.c.) */
 #ifndef SCOPE_READER_H5_H
 #define SCOPE_READER_H5_H
 
@@ -21,11 +23,6 @@ int h5_read_attr(hid_t obj, const char *name, scope_meta *out, scope_error *err)
 int h5_read_all_attrs(hid_t obj, scope_meta **out, size_t *n, scope_error *err);
 void h5_clear_meta(scope_meta *meta);
 void h5_free_meta(scope_meta *meta, size_t n);
-
-/* Read a 1-D dataset loc/name completely, converted to mem_type (elem_size
- * bytes each). *data is malloc'd (NULL for an empty dataset). */
-int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t elem_size,
-                   void **data, size_t *len, const char *where, scope_error *err);
 
 /* Read the one-value attribute `name` of obj converted to mem_type: 1 read,
  * 0 absent, -1 not readable as that. */
