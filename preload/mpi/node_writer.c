@@ -92,7 +92,7 @@ static int collect_parts(const struct scope_writer_api *api, scope_writer *w,
                          struct scope_node_intake *s, size_t *events)
 {
     const struct scope_merge_comms *c = s->c;
-    int64_t mine[2] = {0, 0}, *all = malloc(2 * (size_t)s->nodes * sizeof(int64_t));
+    int64_t mine[2] = {0, 0}, *all = malloc(2 * (size_t)s->c->nodes * sizeof(int64_t));
     if (!all) {
         scope_log("out of memory collecting the nodes' files");
         abort();   /* the nodes' writers would wait forever otherwise */
@@ -100,7 +100,7 @@ static int collect_parts(const struct scope_writer_api *api, scope_writer *w,
     PMPI_Gather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, 0, c->leaders);
     s->parts_collected = 1;
     int rc = w ? 0 : -1;
-    for (int n = 1; n < s->nodes; n++) {
+    for (int n = 1; n < s->c->nodes; n++) {
         if (all[2 * n] != 0)
             rc = -1;
         *events += (size_t)all[2 * n + 1];
@@ -122,7 +122,7 @@ static int receive_ranks(const struct scope_writer_api *api, scope_writer *w, vo
 {
     struct scope_node_intake *s = ctx;
     int rc = receive_node(api, w, s, events);
-    if (s->nodes > 1 && collect_parts(api, rc == 0 ? w : NULL, s, events) != 0)
+    if (s->c->nodes > 1 && collect_parts(api, rc == 0 ? w : NULL, s, events) != 0)
         rc = -1;
     return rc;
 }
@@ -161,7 +161,7 @@ int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *
     size_t ignored = 0;
     if (s->next < s->node_size)
         receive_node(NULL, NULL, s, &ignored);
-    if (s->nodes > 1 && !s->parts_collected)
+    if (s->c->nodes > 1 && !s->parts_collected)
         collect_parts(NULL, NULL, s, &ignored);
     free(own_ids);
     scope_callsite_set_free(&callsites);
@@ -178,10 +178,8 @@ int scope_write_as_node(struct scope_node_intake *s, struct scope_event_groups *
     own.run_start_time = my_start;
     own.clock_offset_ns = offset;
     size_t events = 0;
-    int node;
     char link[PATH_MAX];
-    PMPI_Comm_rank(c->leaders, &node);
-    scope_part_paths(s->file, node, s->part, link, sizeof s->part);
+    scope_part_paths(s->file, c->node_index, s->part, link, sizeof s->part);
     int rc = scope_write_part(s->part, &own, le, own_ids, receive_node_only, s, &events);
     if (s->next < s->node_size) {
         size_t ignored = 0;
@@ -200,8 +198,6 @@ static void map_nodes(const struct scope_merge_comms *c, struct scope_node_intak
     PMPI_Comm_size(c->node, &s->node_size);
     int *local = malloc((size_t)s->node_size * sizeof(int));
     s->world_rank = malloc((size_t)s->node_size * sizeof(int));
-    int node = c->node_index;
-    s->nodes = c->nodes;
     s->node_of = c->rank == 0 ? malloc((size_t)c->size * sizeof(int)) : NULL;
     if (!local || !s->world_rank || (c->rank == 0 && !s->node_of)) {
         scope_log("rank %d: out of memory for the merge", c->rank);
@@ -215,7 +211,7 @@ static void map_nodes(const struct scope_merge_comms *c, struct scope_node_intak
     PMPI_Group_free(&node_group);
     PMPI_Group_free(&world_group);
     free(local);
-    PMPI_Gather(&node, 1, MPI_INT, s->node_of, 1, MPI_INT, 0, c->world);
+    PMPI_Gather(&c->node_index, 1, MPI_INT, s->node_of, 1, MPI_INT, 0, c->world);
 }
 
 /* The run's file, named on rank 0, to the other nodes' writers. */
@@ -231,7 +227,7 @@ static void share_file_name(const struct scope_merge_comms *c, char *file, size_
 void scope_node_intake_init(struct scope_node_intake *s, const struct scope_merge_comms *c,
                             char *buf, int64_t began)
 {
-    *s = (struct scope_node_intake){.c = c, .next = 1, .nodes = 1, .buf = buf, .began = began};
+    *s = (struct scope_node_intake){.c = c, .next = 1, .buf = buf, .began = began};
     map_nodes(c, s);
     share_file_name(c, s->file, sizeof s->file);
 }

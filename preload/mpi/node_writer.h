@@ -19,7 +19,6 @@ struct scope_node_intake {
     int next;              /* first rank of the node not yet received */
     int node_size;
     int *world_rank;       /* of each rank of the node */
-    int nodes;             /* > 1: each node writes a part */
     int *node_of;          /* rank 0: each world rank's node */
     char file[PATH_MAX];   /* the run's file as rank 0 names it (node writers) */
     char part[PATH_MAX];   /* a node writer other than rank 0: its part */
