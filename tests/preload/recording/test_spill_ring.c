@@ -31,8 +31,10 @@ struct segment {
 
 static void segment_make(struct segment *s)
 {
-    size_t bytes = SCOPE_SEGMENT_HEADER_BYTES + CAPACITY * sizeof(struct scope_record);
-    s->header = aligned_alloc(4096, bytes);
+    enum { PAGE = 4096 };   /* a segment starts on a page, as mapped */
+    size_t used = SCOPE_SEGMENT_HEADER_BYTES + CAPACITY * sizeof(struct scope_record);
+    size_t bytes = (used + PAGE - 1) / PAGE * PAGE;   /* aligned_alloc wants whole pages */
+    s->header = aligned_alloc(PAGE, bytes);
     ck_assert_ptr_nonnull(s->header);
     memset(s->header, 0, bytes);
     s->header->capacity = CAPACITY;
