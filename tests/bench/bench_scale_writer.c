@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "region_encode.h"
 #include "scope_writer.h"
+#include "synthetic_calls.h"
 
 #define REGIONS 20
 
@@ -30,13 +30,6 @@ struct stored_region {
 };
 
 static struct stored_region regions[REGIONS];
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void *must(void *p)
 {
@@ -71,21 +64,6 @@ static int keep_window(void *ctx, const struct region_window *win)
     return 0;
 }
 
-/* Sorted calls 100 ns to 3 us apart, 20 ns to 2 us long. */
-static void synthetic_calls(size_t n, int64_t *start, int64_t *end, uint64_t seed)
-{
-    int64_t t = 1000000000;
-    for (size_t i = 0; i < n; i++) {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        t += 100 + (int64_t)(seed % 2900);
-        start[i] = t;
-        end[i] = t + 20 + (int64_t)((seed >> 24) % 1980);
-        t = end[i];
-    }
-}
-
 /* Seconds to encode every region of one rank. */
 static double encode_rank(size_t calls)
 {
@@ -94,11 +72,14 @@ static double encode_rank(size_t calls)
     struct region_encoder enc;
     if (region_encoder_init(&enc) != 0)
         must(NULL);
+    /* sorted calls 100 ns to 3 us apart, 20 ns to 2 us long */
+    const struct synthetic_shape shape = {.gap_min = 100, .gap_span = 2900, .len_min = 20,
+                                          .len_span = 1980, .after_end = 1};
     double took = 0;
     for (int g = 0; g < REGIONS; g++) {
-        synthetic_calls(calls, start, end, 88172645463325252ull + (uint64_t)g);
+        synthetic_calls(&shape, 88172645463325252ull + (uint64_t)g, calls, start, end, NULL);
         const char *why = NULL;
-        double t0 = now();
+        double t0 = bench_now();
         region_encoder_begin(&enc);
         if (region_encoder_add(&enc, start, end, NULL, NULL, calls, keep_window, &regions[g],
                                &why) != 0 ||
@@ -106,7 +87,7 @@ static double encode_rank(size_t calls)
             fprintf(stderr, "bench_scale_writer: %s\n", why ? why : "encoding failed");
             exit(1);
         }
-        took += now() - t0;
+        took += bench_now() - t0;
     }
     region_encoder_free(&enc);
     free(start);
@@ -168,7 +149,7 @@ static double write_part(const char *dir, int per_node)
     const struct scope_writer_api *api = scope_writer_api();
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/run.h5.d/node1.h5", dir);
-    double t0 = now();
+    double t0 = bench_now();
     scope_writer *w = api->create_part(path, err, sizeof err);
     if (!w) {
         fprintf(stderr, "bench_scale_writer: %s\n", err);
@@ -177,7 +158,7 @@ static double write_part(const char *dir, int per_node)
     for (int r = 0; r < per_node; r++)
         place_rank(api, w, per_node + r);
     finish(api, w);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 /* Rank 0's file for `total` ranks; *links_s: the time of the links alone. */
@@ -188,7 +169,7 @@ static double write_root(const char *dir, int per_node, int total, double *links
     snprintf(path, sizeof path, "%s/run.h5", dir);
     struct scope_run_info run = {.version = "bench", .hostname = "node0", .mpi_size = total,
                                  .command = "app", .clock = "CLOCK_MONOTONIC via rdtsc"};
-    double t0 = now();
+    double t0 = bench_now();
     scope_writer *w = api->create(path, &run, err, sizeof err);
     if (!w) {
         fprintf(stderr, "bench_scale_writer: %s\n", err);
@@ -196,14 +177,14 @@ static double write_root(const char *dir, int per_node, int total, double *links
     }
     for (int r = 0; r < per_node && r < total; r++)
         place_rank(api, w, r);
-    double l0 = now();
+    double l0 = bench_now();
     for (int r = per_node; r < total; r++) {
         char part[64];
         snprintf(part, sizeof part, "run.h5.d/node%d.h5", r / per_node);
         if (api->link_rank(w, r, part) != 0)
             fail(api, w);
     }
-    *links_s = now() - l0;
+    *links_s = bench_now() - l0;
     struct scope_callsite_frame frame = {.module = "/opt/app/bin/app", .function = "main",
                                          .file = "app.c", .offset = 16, .line = 10};
     int32_t site = 0;
@@ -211,7 +192,7 @@ static double write_root(const char *dir, int per_node, int total, double *links
     if (api->callsites(w, &sites) != 0)
         fail(api, w);
     finish(api, w);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 int main(int argc, char **argv)

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "scope_writer.h"
+#include "synthetic_calls.h"
 
 #define RANKS 4
 #define REGIONS 5
@@ -20,21 +20,6 @@ struct events {
     size_t n;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Sorted calls, 50 ns to 2 us apart, 20 ns to 1 us long, a few on threads. */
 static struct events make_events(size_t n)
 {
@@ -44,15 +29,9 @@ static struct events make_events(size_t n)
         fprintf(stderr, "bench_writer: out of memory\n");
         exit(1);
     }
-    uint64_t seed = 88172645463325252ull;
-    int64_t t = 1000000000;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = xorshift(&seed);
-        t += 50 + (int64_t)(r % 1950);
-        ev.start[i] = t;
-        ev.end[i] = t + 20 + (int64_t)((r >> 20) % 980);
-        ev.tid[i] = (r >> 40) % 8 == 0 ? (int32_t)((r >> 44) % 4) : 0;
-    }
+    const struct synthetic_shape shape = {.gap_min = 50, .gap_span = 1950, .len_min = 20,
+                                          .len_span = 980};
+    synthetic_calls(&shape, 88172645463325252ull, n, ev.start, ev.end, ev.tid);
     return ev;
 }
 
@@ -109,10 +88,10 @@ int main(int argc, char **argv)
     struct events ev = make_events(total / (RANKS * REGIONS));
     size_t events = ev.n * RANKS * REGIONS;
 
-    double t0 = now();
+    double t0 = bench_now();
     if (write_file(path, &ev) < 0)
         return 1;
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
 
     struct stat st;
     if (stat(path, &st) < 0) {
