@@ -165,6 +165,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     scope_sorted_runs_init(&g->runs, nregions);
     size_t cap = window < 65536 ? window : 65536;
     struct scope_event *batch = malloc(cap * sizeof(*batch)), *sorted = NULL;
+    size_t sorted_cap = 0;
     size_t *offsets = calloc(nregions + 1, sizeof(size_t));
     size_t *counts = calloc(2 * nregions + 1, sizeof(size_t));   /* + sort scratch */
     g->region_begin = calloc(nregions + 1, sizeof(size_t));
@@ -189,12 +190,14 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
         for (long i = 0; i < n; i++)
             g->region_unfinished[hook_region[batch[i].hook]] += batch[i].unfinished;
-        free(sorted);
-        sorted = malloc(((size_t)n + 1) * sizeof(*sorted));
-        if (!sorted) {
-            snprintf(err, errlen, "out of memory sorting events");
-            rc = -1;
-            break;
+        if ((size_t)n + 1 > sorted_cap) {   /* sized once: no fresh pages per window */
+            free(sorted);
+            sorted_cap = (size_t)n + 1;
+            if (!(sorted = malloc(sorted_cap * sizeof(*sorted)))) {
+                snprintf(err, errlen, "out of memory sorting events");
+                rc = -1;
+                break;
+            }
         }
         sort_window(batch, (size_t)n, sorted, hook_region, nregions, offsets, counts);
         g->count += (size_t)n;
