@@ -114,25 +114,38 @@ static void self_pass_add(struct self_pass *p, const struct scope_event *events,
     }
 }
 
-/* Sorts n events of known hooks by (region, start) into out; adds each
- * region's count to counts and returns the window's region offsets. */
-static void sort_window(const struct scope_event *in, size_t n, struct scope_event *out,
-                        const uint32_t *hook_region, size_t nregions, size_t *offsets,
-                        size_t *counts)
+/* Counts a window's events per region into offsets (the window's region
+ * offsets) and counts, and its unfinished calls per region; 1 when the
+ * events already come grouped by region (one region's, say), so that
+ * grouping them would copy them to where they are. */
+static int count_window(const struct scope_event *in, size_t n, const uint32_t *hook_region,
+                        size_t nregions, size_t *offsets, size_t *counts, uint64_t *unfinished)
 {
     memset(offsets, 0, (nregions + 1) * sizeof(size_t));
-    for (size_t i = 0; i < n; i++)
-        offsets[hook_region[in[i].hook] + 1]++;
+    int grouped = 1;
+    for (size_t i = 0, before = 0; i < n; i++) {
+        uint32_t r = hook_region[in[i].hook];
+        offsets[r + 1]++;
+        unfinished[r] += in[i].unfinished;
+        grouped &= r >= before;
+        before = r;
+    }
     for (size_t r = 0; r < nregions; r++) {
         counts[r] += offsets[r + 1];
         offsets[r + 1] += offsets[r];
     }
-    size_t *fill = counts + nregions;   /* scratch: nregions entries */
+    return grouped;
+}
+
+/* Copies n events into out grouped by region, at the window's offsets;
+ * fill is scratch of nregions entries. */
+static void group_window(const struct scope_event *in, size_t n, struct scope_event *out,
+                         const uint32_t *hook_region, size_t nregions, const size_t *offsets,
+                         size_t *fill)
+{
     memcpy(fill, offsets, nregions * sizeof(size_t));
     for (size_t i = 0; i < n; i++)
         out[fill[hook_region[in[i].hook]]++] = in[i];
-    for (size_t r = 0; r < nregions; r++)
-        sort_by_start(out + offsets[r], offsets[r + 1] - offsets[r]);
 }
 
 /* Fills buf with up to window events of known hooks: how many, -1 on
@@ -208,25 +221,34 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
             break;
         }
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
-        for (long i = 0; i < n; i++)
-            g->region_unfinished[hook_region[batch[i].hook]] += batch[i].unfinished;
-        if ((size_t)n + 1 > sorted_cap) {   /* sized once: no fresh pages per window */
-            free(sorted);
-            sorted_cap = (size_t)n + 1;
-            if (!(sorted = malloc(sorted_cap * sizeof(*sorted)))) {
-                snprintf(err, errlen, "out of memory sorting events");
-                rc = -1;
-                break;
+        struct scope_event *grouped = batch;
+        if (!count_window(batch, (size_t)n, hook_region, nregions, offsets, counts,
+                          g->region_unfinished)) {
+            if ((size_t)n + 1 > sorted_cap) {   /* sized once: no fresh pages per window */
+                free(sorted);
+                sorted_cap = (size_t)n + 1;
+                if (!(sorted = malloc(sorted_cap * sizeof(*sorted)))) {
+                    snprintf(err, errlen, "out of memory sorting events");
+                    rc = -1;
+                    break;
+                }
             }
+            group_window(batch, (size_t)n, sorted, hook_region, nregions, offsets,
+                         counts + nregions);
+            grouped = sorted;
         }
-        sort_window(batch, (size_t)n, sorted, hook_region, nregions, offsets, counts);
+        for (size_t r = 0; r < nregions; r++)
+            sort_by_start(grouped + offsets[r], offsets[r + 1] - offsets[r]);
         g->count += (size_t)n;
         if (first && (size_t)n < window) {   /* all of them: keep in memory */
-            g->events = sorted;
-            sorted = NULL;
+            g->events = grouped;
+            if (grouped == batch)
+                batch = NULL;
+            else
+                sorted = NULL;
             break;
         }
-        rc = scope_sorted_runs_add(&g->runs, sorted, (size_t)n, offsets, err, errlen);
+        rc = scope_sorted_runs_add(&g->runs, grouped, (size_t)n, offsets, err, errlen);
         if ((size_t)n < window)
             break;
     }
