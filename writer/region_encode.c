@@ -76,6 +76,7 @@ static int emit_window(struct region_encoder *e, int last, region_window_fn emit
     w.extensible = e->flushed || !last;
     w.chunk = w.extensible ? REGION_WINDOW : e->buffered < REGION_COMPRESS_MIN ? 0 : e->buffered;
     int ncolumns = e->has_callsites ? REGION_NCOLUMNS : REGION_CALLSITE;
+    struct encode_job jobs[REGION_NCOLUMNS];
     for (int c = 0; c < ncolumns; c++) {
         size_t size = region_column_size[c];
         if (w.chunk == 0) {
@@ -85,11 +86,17 @@ static int emit_window(struct region_encoder *e, int last, region_window_fn emit
         }
         /* a short last chunk is padded with zeros, which the extent hides */
         memset((char *)e->column[c] + e->buffered * size, 0, (w.chunk - e->buffered) * size);
-        w.bytes[c] = chunk_encode(&e->codec, e->column[c], w.chunk, size, e->out[c]);
-        w.data[c] = e->out[c];
-        if (w.bytes[c] == 0) {
-            *why = "cannot compress a chunk";
-            return -1;
+        jobs[c] = (struct encode_job){e->column[c], w.chunk, size, e->out[c], 0};
+    }
+    if (w.chunk != 0) {
+        encode_helpers_run(e->helpers, &e->codec, jobs, (size_t)ncolumns);
+        for (int c = 0; c < ncolumns; c++) {
+            w.bytes[c] = jobs[c].bytes;
+            w.data[c] = e->out[c];
+            if (w.bytes[c] == 0) {
+                *why = "cannot compress a chunk";
+                return -1;
+            }
         }
     }
     e->flushed = 1;

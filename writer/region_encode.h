@@ -14,6 +14,7 @@
 
 #include "call_stats.h"
 #include "chunk_codec.h"
+#include "encode_helpers.h"
 
 /* Calls per window; also the chunk size of regions that outgrow one. */
 #define REGION_WINDOW ((size_t)64 * 1024)
@@ -49,6 +50,7 @@ struct region_encoder {
     void *column[REGION_NCOLUMNS];        /* REGION_WINDOW values each */
     unsigned char *out[REGION_NCOLUMNS];  /* encoded, chunk_codec_bound of a column */
     struct chunk_codec codec;
+    struct encode_helpers *helpers;       /* NULL: columns encoded here, in turn */
     size_t buffered;
     int flushed;                          /* a window of the region went out */
     int has_callsites;
@@ -58,6 +60,12 @@ struct region_encoder {
 /* -1 when out of memory. */
 int region_encoder_init(struct region_encoder *e);
 void region_encoder_free(struct region_encoder *e);
+/* Columns of a window encoded on these threads too (NULL: none); the
+ * bytes are the same either way. */
+static inline void region_encoder_use_helpers(struct region_encoder *e, struct encode_helpers *h)
+{
+    e->helpers = h;
+}
 /* Forgets the calls of the region before. */
 void region_encoder_begin(struct region_encoder *e);
 

@@ -3,16 +3,19 @@
  * clock offset to rank 0 (clock_sync.c). At MPI_Finalize: the offsets
  * again; every rank reads its records back on rank 0's clock, names its
  * call sites and learns their ids in the file (callsite_exchange.c), and
- * encodes its calls as the file stores them, all ranks at once
+ * encodes its calls as the file stores them, all ranks at once, with a
+ * few threads where the node has idle cores (encode_threads.c)
  * (rank_messages.c); the first rank of each node writes its node's ranks
  * (node_writer.c): rank 0 the run's file, the others their parts. No
  * process touches every call of the run. */
 #include <mpi.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "callsite_exchange.h"
 #include "clock_sync.h"
+#include "encode_threads.h"
 #include "fault_signals.h"
 #include "local_events.h"
 #include "log.h"
@@ -115,6 +118,23 @@ static int write_or_send(struct scope_event_groups *le, const struct scope_site_
     return written;
 }
 
+/* Threads to encode this rank's calls on the node's idle cores: the
+ * node's ranks say which CPUs they are bound to, the helpers take others. */
+static void start_encode_threads(void)
+{
+    cpu_set_t mine, used;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+        CPU_ZERO(&mine);
+    PMPI_Allreduce(&mine, &used, (int)sizeof mine, MPI_BYTE, MPI_BOR, comms.node);
+    int ranks_on_node;
+    PMPI_Comm_size(comms.node, &ranks_on_node);
+    int n = scope_encode_threads_begin(ranks_on_node, CPU_COUNT(&used) > 0 ? &used : NULL);
+    if (comms.rank == 0)
+        scope_debug("finalize: %d thread(s) besides rank 0's own encode its calls (%d rank(s) on "
+                    "its node)", n, ranks_on_node);
+}
+
 void scope_mpi_before_finalize(void)
 {
     if (comms.world == MPI_COMM_NULL)
@@ -138,7 +158,9 @@ void scope_mpi_before_finalize(void)
         int64_t run_start;
         PMPI_Reduce(&my_start, &run_start, 1, MPI_INT64_T, MPI_MIN, 0, comms.world);
         int kept = 0;
+        start_encode_threads();
         int written = write_or_send(&le, &sites, my_start, run_start, began, &kept);
+        scope_encode_threads_end();
         if (comms.rank == 0)
             scope_debug("finalize: clock sync, merge and write took %.3f s; peak memory %ld MiB",
                         (double)(scope_monotonic_ns() - began) / 1e9, scope_peak_memory_mib());

@@ -2,6 +2,7 @@
  * (rank_messages.h). */
 #include "rank_messages.h"
 
+#include "encode_threads.h"
 #include "local_events.h"
 #include "log.h"
 #include "merge_wire.h"
@@ -32,15 +33,7 @@ static int prepare_region(struct scope_prepared *p, struct scope_event_groups *l
     if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0)
         return -1;
     const char *why = NULL;
-    region_encoder_begin(enc);
-    for (size_t next = 0; next < count;) {
-        next = scope_event_groups_chunk(le, r, next, chunk);
-        if (region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
-                               scope_chunk_callsites(chunk->callsite, chunk->n, file_ids), chunk->n,
-                               log_window, p, &why) != 0)
-            goto fail;
-    }
-    if (region_encoder_end(enc, log_window, p, &why) != 0)
+    if (scope_encode_region(le, r, file_ids, enc, chunk, log_window, p, &why) != 0)
         goto fail;
     if (scope_event_groups_error(le)) {
         snprintf(p->err, sizeof p->err, "%s", scope_event_groups_error(le));
@@ -63,6 +56,7 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
     struct region_encoder enc;
     struct scope_chunk *chunk = malloc(sizeof(*chunk));
     int rc = region_encoder_init(&enc) == 0 && chunk ? 0 : -1;
+    region_encoder_use_helpers(&enc, scope_encode_threads());
     if (rc != 0)
         snprintf(p->err, sizeof p->err, "out of memory encoding the calls");
     size_t nonempty = 0;

@@ -5,9 +5,11 @@
 #include "event_groups.h"
 #include "region_clones.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A thread's records come in end order, which for most regions is already
  * start order: check before paying for a sort. */
@@ -29,22 +31,40 @@ static void sort_by_start(struct scope_event *e, size_t n)
 struct self_pass {
     struct interval { int64_t start, end; } *stack;
     size_t depth, cap;
+    void *map;   /* the stack's mapping */
+    size_t map_bytes;
     unsigned char *seen;
     size_t seen_cap;
     int32_t thread;
     int known;
 };
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* The stack is reserved whole but only touched as deep as it goes: in
+ * transparent huge pages where the kernel has them (a page fault every
+ * 2 MiB rather than every 4 KiB: 10 M calls of one function fill 64 MiB). */
 static int self_pass_init(struct self_pass *p, size_t cap)
 {
-    *p = (struct self_pass){.stack = malloc(cap * sizeof(*p->stack)), .cap = cap,
-                            .seen = calloc(64, 1), .seen_cap = 64, .thread = -1, .known = 1};
-    return p->stack && p->seen ? 0 : -1;
+    size_t bytes = (cap * sizeof(*p->stack) + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    char *map = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    *p = (struct self_pass){.cap = cap, .seen = calloc(64, 1), .seen_cap = 64, .thread = -1,
+                            .known = 1};
+    if (map == MAP_FAILED)
+        return -1;
+    char *aligned = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    madvise(aligned, bytes, MADV_HUGEPAGE);
+    p->stack = (struct interval *)aligned;
+    p->map = map;
+    p->map_bytes = bytes + HUGE_PAGE;
+    return p->seen ? 0 : -1;
 }
 
 static void self_pass_free(struct self_pass *p)
 {
-    free(p->stack);
+    if (p->map)
+        munmap(p->map, p->map_bytes);
     free(p->seen);
 }
 
@@ -94,25 +114,38 @@ static void self_pass_add(struct self_pass *p, const struct scope_event *events,
     }
 }
 
-/* Sorts n events of known hooks by (region, start) into out; adds each
- * region's count to counts and returns the window's region offsets. */
-static void sort_window(const struct scope_event *in, size_t n, struct scope_event *out,
-                        const uint32_t *hook_region, size_t nregions, size_t *offsets,
-                        size_t *counts)
+/* Counts a window's events per region into offsets (the window's region
+ * offsets) and counts, and its unfinished calls per region; 1 when the
+ * events already come grouped by region (one region's, say), so that
+ * grouping them would copy them to where they are. */
+static int count_window(const struct scope_event *in, size_t n, const uint32_t *hook_region,
+                        size_t nregions, size_t *offsets, size_t *counts, uint64_t *unfinished)
 {
     memset(offsets, 0, (nregions + 1) * sizeof(size_t));
-    for (size_t i = 0; i < n; i++)
-        offsets[hook_region[in[i].hook] + 1]++;
+    int grouped = 1;
+    for (size_t i = 0, before = 0; i < n; i++) {
+        uint32_t r = hook_region[in[i].hook];
+        offsets[r + 1]++;
+        unfinished[r] += in[i].unfinished;
+        grouped &= r >= before;
+        before = r;
+    }
     for (size_t r = 0; r < nregions; r++) {
         counts[r] += offsets[r + 1];
         offsets[r + 1] += offsets[r];
     }
-    size_t *fill = counts + nregions;   /* scratch: nregions entries */
+    return grouped;
+}
+
+/* Copies n events into out grouped by region, at the window's offsets;
+ * fill is scratch of nregions entries. */
+static void group_window(const struct scope_event *in, size_t n, struct scope_event *out,
+                         const uint32_t *hook_region, size_t nregions, const size_t *offsets,
+                         size_t *fill)
+{
     memcpy(fill, offsets, nregions * sizeof(size_t));
     for (size_t i = 0; i < n; i++)
         out[fill[hook_region[in[i].hook]]++] = in[i];
-    for (size_t r = 0; r < nregions; r++)
-        sort_by_start(out + offsets[r], offsets[r + 1] - offsets[r]);
 }
 
 /* Fills buf with up to window events of known hooks: how many, -1 on
@@ -165,6 +198,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     scope_sorted_runs_init(&g->runs, nregions);
     size_t cap = window < 65536 ? window : 65536;
     struct scope_event *batch = malloc(cap * sizeof(*batch)), *sorted = NULL;
+    size_t sorted_cap = 0;
     size_t *offsets = calloc(nregions + 1, sizeof(size_t));
     size_t *counts = calloc(2 * nregions + 1, sizeof(size_t));   /* + sort scratch */
     g->region_begin = calloc(nregions + 1, sizeof(size_t));
@@ -187,23 +221,34 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
             break;
         }
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
-        for (long i = 0; i < n; i++)
-            g->region_unfinished[hook_region[batch[i].hook]] += batch[i].unfinished;
-        free(sorted);
-        sorted = malloc(((size_t)n + 1) * sizeof(*sorted));
-        if (!sorted) {
-            snprintf(err, errlen, "out of memory sorting events");
-            rc = -1;
-            break;
+        struct scope_event *grouped = batch;
+        if (!count_window(batch, (size_t)n, hook_region, nregions, offsets, counts,
+                          g->region_unfinished)) {
+            if ((size_t)n + 1 > sorted_cap) {   /* sized once: no fresh pages per window */
+                free(sorted);
+                sorted_cap = (size_t)n + 1;
+                if (!(sorted = malloc(sorted_cap * sizeof(*sorted)))) {
+                    snprintf(err, errlen, "out of memory sorting events");
+                    rc = -1;
+                    break;
+                }
+            }
+            group_window(batch, (size_t)n, sorted, hook_region, nregions, offsets,
+                         counts + nregions);
+            grouped = sorted;
         }
-        sort_window(batch, (size_t)n, sorted, hook_region, nregions, offsets, counts);
+        for (size_t r = 0; r < nregions; r++)
+            sort_by_start(grouped + offsets[r], offsets[r + 1] - offsets[r]);
         g->count += (size_t)n;
         if (first && (size_t)n < window) {   /* all of them: keep in memory */
-            g->events = sorted;
-            sorted = NULL;
+            g->events = grouped;
+            if (grouped == batch)
+                batch = NULL;
+            else
+                sorted = NULL;
             break;
         }
-        rc = scope_sorted_runs_add(&g->runs, sorted, (size_t)n, offsets, err, errlen);
+        rc = scope_sorted_runs_add(&g->runs, grouped, (size_t)n, offsets, err, errlen);
         if ((size_t)n < window)
             break;
     }

@@ -3,9 +3,11 @@
  * its start minus the previous start of its region in the run, its
  * duration, its thread and its call site; a typical call takes 4 to 6
  * bytes instead of the 32 of struct scope_event, so the file written and
- * read back is about six times smaller. The merge keeps the runs in a
- * binary heap by their next event, so taking an event costs about two
- * comparisons whether the runs interleave or follow each other. */
+ * read back is about six times smaller. When a region's runs follow each
+ * other (each one's first event at or after the last of the run before,
+ * as one thread's calls usually are), the merge reads them one after the
+ * other; else it keeps them in a binary heap by their next event, so
+ * taking an event costs about two comparisons. */
 #include "sorted_runs.h"
 
 #include "grow_array.h"
@@ -77,6 +79,7 @@ void scope_sorted_runs_free(struct scope_sorted_runs *s)
     free(s->encoded);
     free(s->heads);
     free(s->heap);
+    free(s->run_last);
     scope_sorted_runs_init(s, 0);
 }
 
@@ -93,6 +96,17 @@ int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event 
         return -1;
     }
     s->run_begin = begin;
+    struct scope_event *last = realloc(s->run_last, (s->nruns + 1) * (s->nregions ? s->nregions : 1) *
+                                                        sizeof(*last));
+    if (!last) {
+        snprintf(err, errlen, "out of memory sorting events");
+        return -1;
+    }
+    s->run_last = last;
+    last += s->nruns * s->nregions;
+    for (size_t r = 0; r < s->nregions; r++)
+        if (offsets[r + 1] > offsets[r])
+            last[r] = sorted[offsets[r + 1] - 1];
     if (s->fd < 0 && (s->fd = scope_scratch_file("sorting", err, errlen)) < 0)
         return -1;
     uint64_t *at = s->run_begin + s->nruns * row;
@@ -198,7 +212,16 @@ int scope_sorted_runs_start(struct scope_sorted_runs *s, size_t r)
         if (advance(s, h) == 0)
             s->heap[s->nheap++] = k;
     }
-    for (size_t i = s->nheap / 2; i-- > 0;)
+    s->chained = 1;   /* each run's first event at or after the last of the one before */
+    for (size_t i = 1; i < s->nheap; i++)
+        s->chained &= scope_event_by_start(&s->run_last[s->heap[i - 1] * s->nregions + r],
+                                           &s->heads[s->heap[i]].event) <= 0;
+    for (size_t i = 0; s->chained && i < s->nheap / 2; i++) {   /* the first run last */
+        size_t t = s->heap[i];
+        s->heap[i] = s->heap[s->nheap - 1 - i];
+        s->heap[s->nheap - 1 - i] = t;
+    }
+    for (size_t i = s->nheap / 2; !s->chained && i-- > 0;)
         sift_down(s, i);
     return 0;
 }
@@ -207,6 +230,13 @@ struct scope_event scope_sorted_runs_next(struct scope_sorted_runs *s)
 {
     if (s->nheap == 0)   /* not reached: the caller knows the region's count */
         return (struct scope_event){0};
+    if (s->chained) {
+        struct scope_run_head *h = &s->heads[s->heap[s->nheap - 1]];
+        struct scope_event e = h->event;
+        if (advance(s, h) != 0)
+            s->nheap--;
+        return e;
+    }
     struct scope_run_head *h = &s->heads[s->heap[0]];
     struct scope_event e = h->event;
     if (advance(s, h) != 0)

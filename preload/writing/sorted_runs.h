@@ -1,7 +1,8 @@
 /* sorted_runs.h: the events of a process too many to sort in memory at
  * once, kept as sorted runs (windows sorted by region, then start) in an
  * unlinked file under scope_temp_dir(), compactly encoded, and merged back
- * one region at a time in start order. */
+ * one region at a time in start order (read one run after the other when a
+ * region's runs do not overlap, the usual case: no heap then). */
 #ifndef SCOPE_SORTED_RUNS_H
 #define SCOPE_SORTED_RUNS_H
 
@@ -30,8 +31,12 @@ struct scope_sorted_runs {
     unsigned char *encoded;       /* scratch for add, grown as needed */
     size_t encoded_cap;
     struct scope_run_head *heads; /* one per run while a region is merged */
-    size_t *heap;                 /* runs with events left, smallest head first */
-    size_t nheap;
+    struct scope_event *run_last; /* [run * nregions + r]: region r's last event */
+                                  /* in the run (start and end), if it has any */
+    size_t *heap;                 /* runs with events left, smallest head first; */
+    size_t nheap;                 /* chained: the runs in reverse order instead */
+    int chained;                  /* the region's runs follow each other: */
+                                  /* merged by reading one after the other */
     char error[256];              /* why a merge read failed ("" if none) */
 };
 

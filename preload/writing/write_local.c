@@ -1,6 +1,7 @@
 /* write_local.c: the end of a run without MPI: this process is rank 0 of a
  * 1-rank run and writes its file at exit. */
 #include "write_local.h"
+#include "encode_threads.h"
 #include "local_events.h"
 #include "log.h"
 #include "recording_stop.h"
@@ -9,6 +10,7 @@
 #include "thread_buffer.h"
 #include "write_file.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 void scope_write_single_process(void)
@@ -31,7 +33,11 @@ void scope_write_single_process(void)
         struct scope_callsite_set callsites;
         int32_t *ids;
         scope_write_file_callsites(&sites, &callsites, &ids);
+        cpu_set_t mine;
+        int bound = sched_getaffinity(0, sizeof mine, &mine) == 0;
+        scope_encode_threads_begin(1, bound ? &mine : NULL);
         int rc = scope_write_file(1, scope_rt.run_start_ns, &own, &le, &callsites, ids, NULL, NULL);
+        scope_encode_threads_end();
         free(ids);
         scope_callsite_set_free(&callsites);
         if (rc != 0) {

@@ -2,6 +2,8 @@
  * the run's call-site table. */
 #include "write_rank.h"
 
+#include "encode_threads.h"
+
 #include <stdlib.h>
 
 int32_t *scope_chunk_callsites(int32_t *ids, size_t n, const int32_t *map)
@@ -15,36 +17,64 @@ int32_t *scope_chunk_callsites(int32_t *ids, size_t n, const int32_t *map)
     return any ? ids : NULL;
 }
 
+int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *callsite_map,
+                        struct region_encoder *enc, struct scope_chunk *chunk,
+                        region_window_fn emit, void *ctx, const char **why)
+{
+    size_t count = scope_event_groups_calls(g, r);
+    region_encoder_begin(enc);
+    for (size_t next = 0; next < count;) {
+        next = scope_event_groups_chunk(g, r, next, chunk);
+        if (region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
+                               scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
+                               chunk->n, emit, ctx, why) != 0)
+            return -1;
+        if (chunk->n == 0)
+            break;   /* the merge failed: scope_event_groups_error says why */
+    }
+    return region_encoder_end(enc, emit, ctx, why);
+}
+
+struct placing {
+    const struct scope_writer_api *api;
+    scope_writer *w;
+};
+
+static int place_window(void *ctx, const struct region_window *win)
+{
+    struct placing *p = ctx;
+    return p->api->put_window(p->w, win);
+}
+
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *rank, struct scope_event_groups *g,
                      const int32_t *callsite_map, scope_region_info_fn region_info,
                      const void *ctx)
 {
     struct scope_chunk *chunk = malloc(sizeof(*chunk));
-    if (!chunk || api->begin_rank(w, rank) != 0)
+    struct region_encoder enc;
+    struct placing placing = {api, w};
+    int ready = region_encoder_init(&enc) == 0;
+    region_encoder_use_helpers(&enc, scope_encode_threads());
+    if (!chunk || !ready || api->begin_rank(w, rank) != 0)
         goto fail;
     for (size_t r = 0; r < g->nregions; r++) {
         if (scope_event_groups_calls(g, r) == 0)
             continue;   /* hooked but never called: no region */
         struct scope_region_info info = region_info(g, r, ctx);
-        if (api->begin_region(w, &info) != 0)
-            goto fail;
-        size_t next = 0;
-        do {
-            next = scope_event_groups_chunk(g, r, next, chunk);
-            if (chunk->n &&
-                api->append(w, chunk->start, chunk->end, chunk->thread,
-                            scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
-                            chunk->n) != 0)
-                goto fail;
-        } while (chunk->n == SCOPE_CHUNK_EVENTS);
-        if (scope_event_groups_error(g) || api->end_region(w) != 0)
+        const char *why = NULL;
+        if (api->begin_region(w, &info) != 0 ||
+            scope_encode_region(g, r, callsite_map, &enc, chunk, place_window, &placing, &why) != 0 ||
+            scope_event_groups_error(g) || api->end_region(w) != 0)
             goto fail;
     }
     free(chunk);
+    region_encoder_free(&enc);
     return api->end_rank(w);
 fail:
     free(chunk);
+    if (ready)
+        region_encoder_free(&enc);
     return -1;
 }
 

@@ -1,6 +1,8 @@
-/* libscope_locate.c: MPI flavour detection (the dynamic loader's list of
- * the program's libraries, as ldd gets it) and the search for libscope. */
+/* libscope_locate.c: MPI flavour detection (the libraries the program
+ * names itself, else the dynamic loader's list of its libraries, as ldd
+ * gets it) and the search for libscope. */
 #include "libscope_locate.h"
+#include "elf_needed.h"
 #include "program_libs.h"
 #include "scope_build_config.h"
 
@@ -22,15 +24,26 @@ static const char *flavour_of(const char *library)
     return NULL;
 }
 
-/* The first library of the program's list (see program_libs.h), found or
- * not, that names an MPI. */
+static int names_mpi(const char *library, void *found)
+{
+    *(const char **)found = flavour_of(library);
+    return *(const char **)found != NULL;
+}
+
+/* The MPI of the first library the program names itself that names one
+ * (read from its file: the usual case, and no loader to run before the
+ * program starts), else of the first of the program's whole list (see
+ * program_libs.h), found or not. */
 const char *scope_detect_mpi(const char *program)
 {
     struct program_libs libs;
     char err[512];
+    const char *found = NULL;
+    if (program_libs_resolve(program, libs.file, sizeof libs.file) == 0 &&
+        elf_needed_each(libs.file, names_mpi, &found) > 0)
+        return found;
     if (program_libs_load(program, &libs, err, sizeof(err)) != 0)
         return NULL;
-    const char *found = NULL;
     for (size_t j = 0; j < libs.n && !found; j++)
         found = flavour_of(libs.paths[j]);
     for (size_t j = 0; j < libs.n_missing && !found; j++)

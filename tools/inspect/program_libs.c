@@ -13,8 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The program's file: as given when it has a '/', else from PATH. */
-static int resolve(const char *program, char *out, size_t outlen)
+int program_libs_resolve(const char *program, char *out, size_t outlen)
 {
     if (strchr(program, '/')) {
         snprintf(out, outlen, "%s", program);
@@ -135,7 +134,7 @@ static FILE *run_loader(const char *interp, const char *file, pid_t *pid)
 int program_libs_load(const char *program, struct program_libs *libs, char *err, size_t errlen)
 {
     memset(libs, 0, sizeof *libs);
-    if (resolve(program, libs->file, sizeof libs->file) != 0) {
+    if (program_libs_resolve(program, libs->file, sizeof libs->file) != 0) {
         snprintf(err, errlen, "%s: %s", program, errno == ENOENT || !strchr(program, '/')
                                                      ? "not found" : strerror(errno));
         return -1;

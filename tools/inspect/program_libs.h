@@ -17,6 +17,10 @@ struct program_libs {
     size_t n_missing, cap_missing;
 };
 
+/* The program's file into out: as given when it has a '/', else found in
+ * PATH. 0, or -1 when there is none. */
+int program_libs_resolve(const char *program, char *out, size_t outlen);
+
 /* Fills libs. A file without PT_INTERP (a shared library, a static
  * program, not an ELF file) has no libraries: that is not an error here.
  * Returns 0, or -1 with a message in err when PROGRAM cannot be found or

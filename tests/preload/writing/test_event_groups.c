@@ -230,6 +230,43 @@ START_TEST(sorted_runs_keep_every_field)
 }
 END_TEST
 
+/* Runs of a region that follow each other (a tie at the seam included)
+ * are read one after the other, runs that overlap through the heap, and
+ * both give every event in start order. */
+START_TEST(runs_that_follow_each_other_read_in_turn)
+{
+    /* region 0: 1..3 | 3..5 (tie at 3) | none | 6; region 1: 10, 30 | 20 */
+    struct scope_event run1[] = {{.start = 1, .end = 2}, {.start = 3, .end = 4, .thread = 1},
+                                 {.start = 10, .end = 11}, {.start = 30, .end = 31}};
+    struct scope_event run2[] = {{.start = 3, .end = 4, .thread = 2}, {.start = 5, .end = 6},
+                                 {.start = 20, .end = 21}};
+    struct scope_event run3[] = {{.start = 6, .end = 7, .callsite = 4}};
+    size_t offsets1[] = {0, 2, 4}, offsets2[] = {0, 2, 3}, offsets3[] = {0, 1, 1};
+    struct scope_sorted_runs s;
+    char err[256];
+    scope_sorted_runs_init(&s, 2);
+    ck_assert_int_eq(scope_sorted_runs_add(&s, run1, 4, offsets1, err, sizeof err), 0);
+    ck_assert_int_eq(scope_sorted_runs_add(&s, run2, 3, offsets2, err, sizeof err), 0);
+    ck_assert_int_eq(scope_sorted_runs_add(&s, run3, 1, offsets3, err, sizeof err), 0);
+    static const int64_t starts0[] = {1, 3, 3, 5, 6}, threads0[] = {0, 1, 2, 0, 0};
+    ck_assert_int_eq(scope_sorted_runs_start(&s, 0), 0);
+    ck_assert_int_eq(s.chained, 1);
+    for (size_t i = 0; i < 5; i++) {
+        struct scope_event e = scope_sorted_runs_next(&s);
+        ck_assert_int_eq(e.start, starts0[i]);
+        ck_assert_int_eq(e.thread, threads0[i]);
+        ck_assert_int_eq(e.callsite, i == 4 ? 4 : 0);
+    }
+    static const int64_t starts1[] = {10, 20, 30};
+    ck_assert_int_eq(scope_sorted_runs_start(&s, 1), 0);
+    ck_assert_int_eq(s.chained, 0);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_int_eq(scope_sorted_runs_next(&s).start, starts1[i]);
+    ck_assert_str_eq(s.error, "");
+    scope_sorted_runs_free(&s);
+}
+END_TEST
+
 START_TEST(self_times_refused_out_of_order)
 {
     /* the outer call before its child: not end order */
@@ -306,6 +343,7 @@ int main(void)
     tcase_set_timeout(tc, 60);   /* hundreds of runs merged: seconds under ASan */
     tcase_add_test(tc, self_times_in_end_order);
     tcase_add_test(tc, runs_merge_like_one_window);
+    tcase_add_test(tc, runs_that_follow_each_other_read_in_turn);
     tcase_add_test(tc, sorted_runs_keep_every_field);
     tcase_add_test(tc, self_times_refused_out_of_order);
     tcase_add_test(tc, inverted_call_kept_and_reported);
