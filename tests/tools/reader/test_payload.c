@@ -1,0 +1,247 @@
+/* Check unit tests of what MPI calls carried (fx_payload: a 4-rank ring of
+ * Isend/Irecv/Waitall, a Sendrecv on a Cartesian communicator, Alltoallv
+ * and Bcast from root 2): the payload columns per region and rank, the
+ * communicators, the point-to-point matrix with its receive side, the
+ * bytes of collectives per rank, the filters, damaged files, and files
+ * without payload. Each with and without the writer's statistics. */
+#include "fixtures.h"
+#include "scope_reader.h"
+
+#include <check.h>
+
+#include "check_main.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static scope_file *open_payload(bool stats, fx_payload_damage damage, scope_error *err)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/scope-payload-test-%d.h5", (int)getpid());
+    fx_payload(path, damage);
+    if (stats)
+        fx_add_stats(path);
+    scope_file *f = scope_open(path, err);
+    unlink(path);
+    return f;
+}
+
+static scope_file *open_good(bool stats)
+{
+    scope_error err = {{0}};
+    scope_file *f = open_payload(stats, FX_PAYLOAD_OK, &err);
+    ck_assert_msg(f != NULL, "open: %s", err.message);
+    return f;
+}
+
+static size_t region(const scope_file *f, const char *name)
+{
+    long r = scope_region_find(f, name);
+    ck_assert_msg(r >= 0, "no region %s", name);
+    return (size_t)r;
+}
+
+START_TEST(columns_per_region_and_rank)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    ck_assert(scope_has_payload(f));
+    ck_assert_int_eq(scope_region_payload_family(f, region(f, "MPI_Isend")), SCOPE_PAYLOAD_P2P);
+    ck_assert_int_eq(scope_region_payload_family(f, region(f, "MPI_Bcast")),
+                     SCOPE_PAYLOAD_COLLECTIVE);
+    ck_assert_int_eq(scope_region_payload_family(f, region(f, "main")), SCOPE_PAYLOAD_NONE);
+    ck_assert_str_eq(scope_payload_family_name(SCOPE_PAYLOAD_COLLECTIVE), "collective");
+    ck_assert_ptr_null(scope_region_payload(f, region(f, "main"), 0, &err));
+    ck_assert_str_eq(err.message, "no MPI payload for region 0 on rank 0");
+
+    const scope_payload *p = scope_region_payload(f, region(f, "MPI_Isend"), 3, &err);
+    ck_assert_msg(p != NULL, "%s", err.message);
+    ck_assert_uint_eq(p->count, 2);
+    ck_assert_int_eq(p->bytes[0], 400);
+    ck_assert_int_eq(p->bytes[1], 800);
+    ck_assert_int_eq(p->peer[1], 0);
+    ck_assert_int_eq(p->tag[0], 7);
+    ck_assert_int_eq(p->comm[0], 0);
+    ck_assert_uint_eq(p->n_messages, 2);
+    ck_assert_int_eq(p->msg_call[1], 1);
+    ck_assert_int_eq(p->msg_kind[1], 0);
+    ck_assert_int_eq(p->msg_peer[1], 0);
+    ck_assert_int_eq(p->msg_bytes[1], 800);
+
+    p = scope_region_payload(f, region(f, "MPI_Waitall"), 0, &err);
+    ck_assert_int_eq(p->peer[0], 3); /* ANY_SOURCE resolved: prev of 0 */
+    ck_assert_int_eq(p->msg_kind[0], 1);
+    ck_assert_int_eq(p->msg_bytes[1], 800);
+    p = scope_region_payload(f, region(f, "MPI_Irecv"), 0, &err);
+    ck_assert_uint_eq(p->n_messages, 0);
+    ck_assert_int_eq(p->peer[1], -1);
+    p = scope_region_payload(f, region(f, "MPI_Sendrecv"), 1, &err);
+    ck_assert_int_eq(p->bytes[0], 16);
+    ck_assert_int_eq(p->comm[0], 1);
+    ck_assert_int_eq(p->msg_peer[0], 0);
+    ck_assert_int_eq(p->msg_peer[1], 2);
+    p = scope_region_payload(f, region(f, "MPI_Bcast"), 2, &err);
+    ck_assert_int_eq(p->bytes[0], 1024);
+    ck_assert_int_eq(p->peer[0], 2);
+    ck_assert_ptr_null(p->msg_call);
+    ck_assert_ptr_null(scope_region_payload(f, region(f, "MPI_Bcast"), 9, &err));
+    scope_close(f);
+}
+END_TEST
+
+START_TEST(communicators)
+{
+    scope_file *f = open_good(_i);
+    size_t size = 0;
+    ck_assert_uint_eq(scope_communicator_count(f), 2);
+    const int32_t *m = scope_communicator_members(f, 1, &size);
+    ck_assert_uint_eq(size, 4);
+    ck_assert_int_eq(m[0], 2);
+    ck_assert_int_eq(m[1], 0);
+    ck_assert_int_eq(m[3], 1);
+    ck_assert_int_eq(scope_communicator_members(f, 0, &size)[2], 2);
+    ck_assert_ptr_null(scope_communicator_members(f, 2, &size));
+    scope_close(f);
+}
+END_TEST
+
+START_TEST(matrix)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0;
+    scope_comm_pair *m = scope_comm_matrix(f, NULL, &n, &err);
+    ck_assert_msg(m != NULL, "%s", err.message);
+    static const scope_comm_pair want[] = {
+        {0, 1, 2, 300, 2, 300}, {0, 3, 1, 8, 1, 8}, {1, 0, 1, 8, 1, 8}, {1, 2, 2, 600, 2, 600},
+        {2, 1, 1, 8, 1, 8}, {2, 3, 2, 900, 2, 900}, {3, 0, 2, 1200, 2, 1200}, {3, 2, 1, 8, 1, 8},
+    };
+    ck_assert_uint_eq(n, 8);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(memcmp(&m[i], &want[i], sizeof *m) == 0,
+                      "pair %zu: %d -> %d %lu msgs %lu bytes, received %lu %lu", i, m[i].sender,
+                      m[i].receiver, (unsigned long)m[i].messages, (unsigned long)m[i].bytes,
+                      (unsigned long)m[i].recv_messages, (unsigned long)m[i].recv_bytes);
+    free(m);
+
+    /* --ranks selects senders; the receive side still comes from the receivers */
+    const int ranks[] = {3};
+    scope_filter flt = {.ranks = ranks, .n_ranks = 1};
+    m = scope_comm_matrix(f, &flt, &n, &err);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(m[0].receiver, 0);
+    ck_assert_uint_eq(m[0].bytes, 1200);
+    ck_assert_uint_eq(m[0].recv_bytes, 1200);
+    ck_assert_uint_eq(m[1].bytes, 8);
+    free(m);
+
+    /* regions on both sides: only the sends kept, nothing received */
+    const char *inc[] = {"^MPI_Isend$"};
+    flt = (scope_filter){.include = inc, .n_include = 1};
+    m = scope_comm_matrix(f, &flt, &n, &err);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_uint_eq(m[3].bytes, 1200);
+    ck_assert_uint_eq(m[3].recv_messages, 0);
+    free(m);
+    const int bad_rank[] = {7};
+    flt = (scope_filter){.ranks = bad_rank, .n_ranks = 1};
+    ck_assert_ptr_null(scope_comm_matrix(f, &flt, &n, &err));
+    scope_close(f);
+}
+END_TEST
+
+START_TEST(collective_bytes_per_rank)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0;
+    scope_rank_bytes *rb = scope_family_bytes(f, NULL, SCOPE_PAYLOAD_COLLECTIVE, &n, &err);
+    ck_assert_msg(rb != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 4);
+    const uint64_t want[] = {40, 80, 1144, 160};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_int_eq(rb[i].rank, (int)i);
+        ck_assert_uint_eq(rb[i].calls, 2);
+        ck_assert_uint_eq(rb[i].bytes, want[i]);
+    }
+    free(rb);
+    const char *exc[] = {"Bcast"};
+    const int ranks[] = {2};
+    scope_filter flt = {.exclude = exc, .n_exclude = 1, .ranks = ranks, .n_ranks = 1};
+    rb = scope_family_bytes(f, &flt, SCOPE_PAYLOAD_COLLECTIVE, &n, &err);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(rb[0].calls, 1);
+    ck_assert_uint_eq(rb[0].bytes, 120);
+    free(rb);
+    rb = scope_family_bytes(f, NULL, SCOPE_PAYLOAD_P2P, &n, &err);
+    ck_assert_uint_eq(rb[0].calls, 7); /* Isend 2, Irecv 2, Waitall 2, Sendrecv 1 */
+    ck_assert_uint_eq(rb[0].bytes, 300 + 1200 + 16);
+    free(rb);
+    scope_close(f);
+}
+END_TEST
+
+START_TEST(damaged_payload)
+{
+    static const struct {
+        fx_payload_damage damage;
+        const char *message;
+    } cases[] = {
+        {FX_PAYLOAD_SHORT_BYTES, "rank0/regions/MPI_Isend: 1 bytes but 2 calls"},
+        {FX_PAYLOAD_BAD_COMM, "rank2/regions/MPI_Isend: message 1: call 1 of 2, kind 0, peer 3, "
+                              "bytes 600, comm 2 out of range"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scope_error err = {{0}};
+        scope_file *f = open_payload(_i, cases[i].damage, &err);
+        ck_assert_msg(f != NULL, "%s", err.message); /* read on first use */
+        size_t n = 0;
+        ck_assert_ptr_null(scope_comm_matrix(f, NULL, &n, &err));
+        ck_assert_str_eq(err.message, cases[i].message);
+        scope_close(f);
+    }
+    scope_error err = {{0}};
+    ck_assert_ptr_null(open_payload(_i, FX_PAYLOAD_BAD_FAMILY, &err));
+    ck_assert_str_eq(err.message, "rank1/regions/MPI_Isend: mpi_payload 'pt2pt' is not p2p, "
+                                  "collective, rma or io");
+}
+END_TEST
+
+START_TEST(files_without_payload)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/scope-payload-none-%d.h5", (int)getpid());
+    fx_callsites(path, FX_SITE_OK);
+    scope_error err = {{0}};
+    scope_file *f = scope_open(path, &err);
+    unlink(path);
+    ck_assert(!scope_has_payload(f));
+    ck_assert_uint_eq(scope_communicator_count(f), 0);
+    size_t n = 9;
+    scope_comm_pair *m = scope_comm_matrix(f, NULL, &n, &err);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(n, 0);
+    free(m);
+    scope_rank_bytes *rb = scope_family_bytes(f, NULL, SCOPE_PAYLOAD_COLLECTIVE, &n, &err);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(rb[1].calls + rb[1].bytes, 0);
+    free(rb);
+    scope_close(f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("reader-payload");
+    TCase *tc = tcase_create("payload");
+    /* _i: 0 without the writer's statistics, 1 with */
+    tcase_add_loop_test(tc, columns_per_region_and_rank, 0, 2);
+    tcase_add_loop_test(tc, communicators, 0, 2);
+    tcase_add_loop_test(tc, matrix, 0, 2);
+    tcase_add_loop_test(tc, collective_bytes_per_rank, 0, 2);
+    tcase_add_loop_test(tc, damaged_payload, 0, 2);
+    tcase_add_test(tc, files_without_payload);
+    suite_add_tcase(s, tc);
+    return scope_check_run(s);
+}
