@@ -14,6 +14,7 @@ static const cli_command *const commands[] = {
     &cmd_tree,
     &cmd_imbalance,
     &cmd_callsites,
+    &cmd_comm,
     &cmd_suggest,
     &cmd_export,
     &cmd_plot,

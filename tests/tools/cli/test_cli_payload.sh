@@ -1,0 +1,46 @@
+#!/bin/sh
+# CLI test of what MPI calls carried, on the payload fixture (4 ranks: a
+# ring of Isend/Irecv+Waitall, a Sendrecv on a Cartesian communicator,
+# Alltoallv, Bcast from root 2; see fixtures.h) with and without the
+# writer's statistics: `scope comm`'s matrix, totals and collectives;
+# a file without payload is one error line with the hint, exit 2.
+# usage: test_cli_payload.sh SCOPE MAKE_FIXTURE
+set -eu
+scope=$1
+make_fixture=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/cli_expect.sh"
+
+"$make_fixture" payload "$dir/p.h5"
+"$make_fixture" payload-stats "$dir/ps.h5"
+"$make_fixture" callsites "$dir/plain.h5"
+
+for f in p ps; do
+    "$scope" comm "$dir/$f.h5" --format csv > "$dir/$f.comm.csv" || fail "comm csv"
+    printf '%s\n' sender,receiver,messages,bytes 0,1,2,300 0,3,1,8 1,0,1,8 1,2,2,600 \
+        2,1,1,8 2,3,2,900 3,0,2,1200 3,2,1,8 | diff - "$dir/$f.comm.csv" || fail "comm matrix ($f)"
+done
+"$scope" comm "$dir/p.h5" > "$dir/comm.txt" || fail "comm table"
+grep -q '^bytes_sent  *3032$' "$dir/comm.txt" || fail "comm table: total sent"
+grep -q '^bytes_received  *3032$' "$dir/comm.txt" || fail "comm table: total received"
+grep -q '^sent_equals_received  *yes$' "$dir/comm.txt" || fail "comm table: sent == received"
+"$scope" comm "$dir/p.h5" --include 'MPI_Isend$' > "$dir/sends.txt" || fail "comm --include"
+grep -q '^sent_equals_received  *no$' "$dir/sends.txt" || fail "comm: sends alone are not received"
+"$scope" comm "$dir/p.h5" --format json --ranks 3 --collectives > "$dir/comm.json" ||
+    fail "comm json"
+python3 - "$dir" <<'PY' || fail "comm json"
+import json, sys
+d = json.load(open(sys.argv[1] + "/comm.json"))
+assert d["matrix"] == [{"sender": 3, "receiver": 0, "messages": 2, "bytes": 1200},
+                       {"sender": 3, "receiver": 2, "messages": 1, "bytes": 8}], d
+assert d["totals"]["bytes_received"] == 1208 and d["totals"]["sent_equals_received"] == "yes", d
+assert d["collectives"] == [{"rank": 3, "calls": 2, "bytes": 160}], d
+PY
+"$scope" comm "$dir/ps.h5" --collectives --format csv | sed -n '/^# collectives/,$p' > "$dir/coll.csv"
+printf '%s\n' "# collectives" rank,calls,bytes 0,2,40 1,2,80 2,2,1144 3,2,160 |
+    diff - "$dir/coll.csv" || fail "comm --collectives"
+expect_error "plain.h5: the run recorded no MPI payload (bytes, peers); profile it with an MPI config" \
+    comm "$dir/plain.h5"
+"$scope" --help | grep -q '^  comm ' || fail "scope --help lacks comm"
+echo "cli payload: ok"
