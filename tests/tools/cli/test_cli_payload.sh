@@ -40,6 +40,22 @@ PY
 "$scope" comm "$dir/ps.h5" --collectives --format csv | sed -n '/^# collectives/,$p' > "$dir/coll.csv"
 printf '%s\n' "# collectives" rank,calls,bytes 0,2,40 1,2,80 2,2,1144 3,2,160 |
     diff - "$dir/coll.csv" || fail "comm --collectives"
+# summary: bytes and mean_bytes for the regions with payload, blank for main
+"$scope" summary "$dir/ps.h5" --format csv --sort region | sed -n 1,9p |
+    cut -d, -f1,2,10,11 > "$dir/sum.csv" || fail "summary csv"
+printf '%s\n' "# regions" region,calls,bytes,mean_bytes MPI_Alltoallv,4,400,100 \
+    MPI_Bcast,4,1024,256 MPI_Irecv,8,0,0 MPI_Isend,8,3000,375 MPI_Sendrecv,4,64,16 \
+    MPI_Waitall,8,3000,375 main,4,, | diff - "$dir/sum.csv" || fail "summary bytes"
+"$scope" summary "$dir/plain.h5" --format csv | grep -q '^region,calls,total,mean,std,min,max,self,share$' ||
+    fail "summary of a file without payload has other columns"
+# callsites: mpiP's message sizes per call site
+"$scope" callsites "$dir/p.h5" --format csv | cut -d, -f1-4,11- > "$dir/cs.csv" || fail "callsites"
+printf '%s\n' region,id,callsite,calls,min_bytes,mean_bytes,max_bytes,total_bytes \
+    "MPI_Isend,0,ring_step (ring.c:30),4,100,250,400,1000" \
+    "MPI_Isend,1,ring_step (ring.c:34),4,200,500,800,2000" | diff - "$dir/cs.csv" ||
+    fail "callsites message sizes"
+"$scope" callsites "$dir/plain.h5" --format csv | head -1 | grep -vq bytes ||
+    fail "callsites of a file without payload have byte columns"
 expect_error "plain.h5: the run recorded no MPI payload (bytes, peers); profile it with an MPI config" \
     comm "$dir/plain.h5"
 "$scope" --help | grep -q '^  comm ' || fail "scope --help lacks comm"

@@ -2,8 +2,8 @@
  * Isend/Irecv/Waitall, a Sendrecv on a Cartesian communicator, Alltoallv
  * and Bcast from root 2): the payload columns per region and rank, the
  * communicators, the point-to-point matrix with its receive side, the
- * bytes of collectives per rank, the filters, damaged files, and files
- * without payload. Each with and without the writer's statistics. */
+ * bytes of collectives per rank, the bytes in the summary and per call
+ * site, the filters, damaged files, and files without payload. Each with and without the writer's statistics. */
 #include "fixtures.h"
 #include "scope_reader.h"
 
@@ -182,6 +182,72 @@ START_TEST(collective_bytes_per_rank)
 }
 END_TEST
 
+START_TEST(summary_bytes)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0;
+    scope_region_stats *st = scope_summary(f, NULL, &n, &err);
+    ck_assert_msg(st != NULL, "%s", err.message);
+    static const struct {
+        const char *name;
+        bool has;
+        uint64_t bytes;
+        double mean;
+    } want[] = {
+        {"main", false, 0, 0}, {"MPI_Irecv", true, 0, 0}, {"MPI_Isend", true, 3000, 375},
+        {"MPI_Waitall", true, 3000, 375}, {"MPI_Sendrecv", true, 64, 16},
+        {"MPI_Alltoallv", true, 400, 100}, {"MPI_Bcast", true, 1024, 256},
+    };
+    ck_assert_uint_eq(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_str_eq(scope_region_name(f, st[i].region), want[i].name);
+        ck_assert_int_eq(st[i].has_bytes, want[i].has);
+        ck_assert_uint_eq(st[i].bytes, want[i].bytes);
+        if (want[i].has)
+            ck_assert_double_eq(st[i].mean_bytes, want[i].mean);
+    }
+    free(st);
+    const int ranks[] = {2};
+    scope_filter flt = {.ranks = ranks, .n_ranks = 1};
+    st = scope_summary(f, &flt, &n, &err);
+    ck_assert_uint_eq(st[6].bytes, 1024);
+    ck_assert_double_eq(st[6].mean_bytes, 1024);
+    ck_assert_uint_eq(st[2].bytes, 900);
+    free(st);
+    scope_close(f);
+}
+END_TEST
+
+START_TEST(callsite_message_sizes)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0;
+    scope_callsite_stats *st = scope_callsites(f, NULL, &n, &err);
+    ck_assert_msg(st != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(st[0].callsite, 0);
+    ck_assert_uint_eq(st[0].calls, 4);
+    ck_assert(st[0].has_bytes);
+    ck_assert_int_eq(st[0].min_bytes, 100);
+    ck_assert_int_eq(st[0].max_bytes, 400);
+    ck_assert_uint_eq(st[0].total_bytes, 1000);
+    ck_assert_double_eq(st[0].mean_bytes, 250);
+    ck_assert_int_eq(st[1].min_bytes, 200);
+    ck_assert_int_eq(st[1].max_bytes, 800);
+    ck_assert_uint_eq(st[1].total_bytes, 2000);
+    free(st);
+    const int ranks[] = {1, 3};
+    scope_filter flt = {.ranks = ranks, .n_ranks = 2};
+    st = scope_callsites(f, &flt, &n, &err);
+    ck_assert_int_eq(st[1].min_bytes, 400);
+    ck_assert_double_eq(st[1].mean_bytes, 600);
+    free(st);
+    scope_close(f);
+}
+END_TEST
+
 START_TEST(damaged_payload)
 {
     static const struct {
@@ -223,6 +289,12 @@ START_TEST(files_without_payload)
     ck_assert_ptr_nonnull(m);
     ck_assert_uint_eq(n, 0);
     free(m);
+    scope_callsite_stats *cs = scope_callsites(f, NULL, &n, &err);
+    ck_assert(!cs[0].has_bytes);
+    free(cs);
+    scope_region_stats *st = scope_summary(f, NULL, &n, &err);
+    ck_assert(!st[1].has_bytes);
+    free(st);
     scope_rank_bytes *rb = scope_family_bytes(f, NULL, SCOPE_PAYLOAD_COLLECTIVE, &n, &err);
     ck_assert_uint_eq(n, 2);
     ck_assert_uint_eq(rb[1].calls + rb[1].bytes, 0);
@@ -240,6 +312,8 @@ int main(void)
     tcase_add_loop_test(tc, communicators, 0, 2);
     tcase_add_loop_test(tc, matrix, 0, 2);
     tcase_add_loop_test(tc, collective_bytes_per_rank, 0, 2);
+    tcase_add_loop_test(tc, summary_bytes, 0, 2);
+    tcase_add_loop_test(tc, callsite_message_sizes, 0, 2);
     tcase_add_loop_test(tc, damaged_payload, 0, 2);
     tcase_add_test(tc, files_without_payload);
     suite_add_tcase(s, tc);
