@@ -111,7 +111,7 @@ extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
     cmd_recover, cmd_pack;
 extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_callsites,
-    cmd_suggest, cmd_comm;
+    cmd_suggest, cmd_comm, cmd_sizes;
 
 /* The one line for a file without MPI payload (scope comm, sizes, plot
  * --kind comm): -1 with err set. */

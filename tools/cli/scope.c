@@ -15,6 +15,7 @@ static const cli_command *const commands[] = {
     &cmd_imbalance,
     &cmd_callsites,
     &cmd_comm,
+    &cmd_sizes,
     &cmd_suggest,
     &cmd_export,
     &cmd_plot,

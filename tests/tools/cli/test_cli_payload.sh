@@ -56,7 +56,26 @@ printf '%s\n' region,id,callsite,calls,min_bytes,mean_bytes,max_bytes,total_byte
     fail "callsites message sizes"
 "$scope" callsites "$dir/plain.h5" --format csv | head -1 | grep -vq bytes ||
     fail "callsites of a file without payload have byte columns"
+# sizes: a histogram per function in powers of two
+"$scope" sizes "$dir/ps.h5" --format csv --exclude 'Waitall|Alltoallv' > "$dir/sizes.csv" ||
+    fail "sizes csv"
+printf '%s\n' function,bin,from,to,count MPI_Isend,64-127,64,127,1 MPI_Isend,128-255,128,255,2 \
+    MPI_Isend,256-511,256,511,3 MPI_Isend,512-1023,512,1023,2 MPI_Sendrecv,8-15,8,15,8 \
+    MPI_Bcast,0,0,0,3 MPI_Bcast,1024-2047,1024,2047,1 | diff - "$dir/sizes.csv" ||
+    fail "sizes histogram"
+"$scope" sizes "$dir/p.h5" --format json > "$dir/sizes.json" || fail "sizes json"
+python3 - "$dir" <<'PY' || fail "sizes json"
+import json, sys
+d = json.load(open(sys.argv[1] + "/sizes.json"))
+fn = {r["function"]: r for r in d["functions"]}
+assert fn["MPI_Waitall"] == {"function": "MPI_Waitall", "family": "p2p", "counts": "messages",
+    "count": 8, "min_bytes": 100, "mean_bytes": 375, "max_bytes": 800, "total_bytes": 3000}, fn
+assert fn["MPI_Alltoallv"]["counts"] == "calls" and fn["MPI_Alltoallv"]["total_bytes"] == 400, fn
+assert fn["MPI_Irecv"]["count"] == 0 and fn["MPI_Irecv"]["min_bytes"] is None, fn
+PY
+expect_error "plain.h5: the run recorded no MPI payload" sizes "$dir/plain.h5"
 expect_error "plain.h5: the run recorded no MPI payload (bytes, peers); profile it with an MPI config" \
     comm "$dir/plain.h5"
 "$scope" --help | grep -q '^  comm ' || fail "scope --help lacks comm"
+"$scope" --help | grep -q '^  sizes ' || fail "scope --help lacks sizes"
 echo "cli payload: ok"

@@ -3,7 +3,7 @@
  * and Bcast from root 2): the payload columns per region and rank, the
  * communicators, the point-to-point matrix with its receive side, the
  * bytes of collectives per rank, the bytes in the summary and per call
- * site, the filters, damaged files, and files without payload. Each with and without the writer's statistics. */
+ * site, the message sizes, the filters, damaged files, and files without payload. Each with and without the writer's statistics. */
 #include "fixtures.h"
 #include "scope_reader.h"
 
@@ -248,6 +248,50 @@ START_TEST(callsite_message_sizes)
 }
 END_TEST
 
+START_TEST(size_histogram)
+{
+    ck_assert_uint_eq(scope_size_bin(0), 0);
+    ck_assert_uint_eq(scope_size_bin(1), 1);
+    ck_assert_uint_eq(scope_size_bin(3), 2);
+    ck_assert_uint_eq(scope_size_bin(4), 3);
+    ck_assert_uint_eq(scope_size_bin(1023), 10);
+    ck_assert_uint_eq(scope_size_bin(1024), 11);
+    ck_assert_uint_eq(scope_size_bin(INT64_MAX), 63);
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0;
+    scope_size_histogram *h = scope_message_sizes(f, NULL, &n, &err);
+    ck_assert_msg(h != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 6); /* main has no payload */
+    ck_assert_str_eq(scope_region_name(f, h[0].region), "MPI_Irecv");
+    ck_assert(h[0].messages);
+    ck_assert_uint_eq(h[0].count, 0);
+    /* Isend: 100 200 300 400, then 200 400 600 800 */
+    ck_assert_uint_eq(h[1].count, 8);
+    ck_assert_uint_eq(h[1].bins[7], 1);
+    ck_assert_uint_eq(h[1].bins[8], 2);
+    ck_assert_uint_eq(h[1].bins[9], 3);
+    ck_assert_uint_eq(h[1].bins[10], 2);
+    ck_assert_int_eq(h[1].min_bytes, 100);
+    ck_assert_int_eq(h[1].max_bytes, 800);
+    ck_assert_uint_eq(h[1].total_bytes, 3000);
+    ck_assert_uint_eq(h[3].bins[4], 8); /* Sendrecv: 8 messages of 8 bytes */
+    ck_assert(!h[5].messages);          /* Bcast: calls, 0 0 1024 0 */
+    ck_assert_uint_eq(h[5].bins[0], 3);
+    ck_assert_uint_eq(h[5].bins[11], 1);
+    free(h);
+    const char *inc[] = {"Bcast"};
+    const int ranks[] = {0, 1};
+    scope_filter flt = {.include = inc, .n_include = 1, .ranks = ranks, .n_ranks = 2};
+    h = scope_message_sizes(f, &flt, &n, &err);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(h[0].bins[0], 2);
+    ck_assert_uint_eq(h[0].bins[11], 0);
+    free(h);
+    scope_close(f);
+}
+END_TEST
+
 START_TEST(damaged_payload)
 {
     static const struct {
@@ -314,6 +358,7 @@ int main(void)
     tcase_add_loop_test(tc, collective_bytes_per_rank, 0, 2);
     tcase_add_loop_test(tc, summary_bytes, 0, 2);
     tcase_add_loop_test(tc, callsite_message_sizes, 0, 2);
+    tcase_add_loop_test(tc, size_histogram, 0, 2);
     tcase_add_loop_test(tc, damaged_payload, 0, 2);
     tcase_add_test(tc, files_without_payload);
     suite_add_tcase(s, tc);
