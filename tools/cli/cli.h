@@ -26,7 +26,7 @@ enum {
 };
 
 typedef enum { EXPORT_CHROME, EXPORT_FOLDED, EXPORT_CSV, EXPORT_JSON } export_format;
-typedef enum { PLOT_GANTT, PLOT_DURATIONS, PLOT_FLAME } plot_kind;
+typedef enum { PLOT_GANTT, PLOT_DURATIONS, PLOT_FLAME, PLOT_COMM } plot_kind;
 
 typedef enum { ORIGIN_DEFAULT, ORIGIN_RUN_START, ORIGIN_FIRST_ENTRY, ORIGIN_SECONDS } cli_origin;
 

@@ -37,7 +37,7 @@ static const option_doc docs[] = {
     {OPT_EXPORT, "--to T", "chrome (default), folded, csv or json"},
     {OPT_EXPORT, "--what W", "csv/json: events (default) or summary"},
     {OPT_EXPORT, "--per-rank", "folded: start every stack with 'rank N'"},
-    {OPT_PLOT, "--kind K", "gantt (default), durations or flame"},
+    {OPT_PLOT, "--kind K", "gantt (default), durations, flame or comm"},
     {OPT_COLLECTIVES, "--collectives", "add the bytes moved by collectives per rank"},
     {OPT_RECOMPUTE, "--recompute", "derive the statistics from the calls, not from the file's"},
     {OPT_SUGGEST, "--hook-cost NS", "what one hooked call costs (default: the file's figure)"},
@@ -165,7 +165,7 @@ static int keyword(const char *s, const char *const *names, int n)
 }
 
 static const char *const export_names[] = {"chrome", "folded", "csv", "json"};
-static const char *const plot_names[] = {"gantt", "durations", "flame"};
+static const char *const plot_names[] = {"gantt", "durations", "flame", "comm"};
 static const char *const what_names[] = {"events", "summary"};
 
 enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
@@ -257,8 +257,8 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
         opt->per_rank = true;
         return 0;
     case K_KIND:
-        if ((v = keyword(arg, plot_names, 3)) < 0)
-            return usage(cmd, "--kind: expected gantt, durations or flame, not '%s'", arg);
+        if ((v = keyword(arg, plot_names, 4)) < 0)
+            return usage(cmd, "--kind: expected gantt, durations, flame or comm, not '%s'", arg);
         opt->kind = (plot_kind)v;
         return 0;
     case K_HOOK_COST:

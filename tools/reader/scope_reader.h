@@ -491,8 +491,8 @@ SCOPE_API scope_size_histogram *scope_message_sizes(const scope_file *f, const s
  * sends and receives of one (sender, receiver, communicator, tag) paired
  * in order (MPI's non-overtaking rule), sends ordered by their calls'
  * starts on the sender, receives by their completing calls' on the
- * receiver. Over the whole file, sorted by sender, then the send's start.
- * Messages left without a partner are counted in *unmatched. The caller
+ * receiver. Over the whole file, sorted by sender, then the send's region
+ * and call. Messages left without a partner are counted in *unmatched. The caller
  * frees; NULL on error. */
 typedef struct scope_message_flow {
     int sender, receiver, comm, tag;

@@ -73,6 +73,53 @@ assert fn["MPI_Waitall"] == {"function": "MPI_Waitall", "family": "p2p", "counts
 assert fn["MPI_Alltoallv"]["counts"] == "calls" and fn["MPI_Alltoallv"]["total_bytes"] == 400, fn
 assert fn["MPI_Irecv"]["count"] == 0 and fn["MPI_Irecv"]["min_bytes"] is None, fn
 PY
+# events and the exports carry bytes/peer/tag/comm; the trace draws each
+# matched send -> receive as an arrow; the matrix as a heatmap
+"$scope" events "$dir/ps.h5" --format csv --ranks 2 --include 'main|Isend|Bcast' |
+    cut -d, -f1-3,11- > "$dir/ev.csv" || fail "events csv"
+printf '%s\n' name,rank,call_index,bytes,peer,tag,comm main,2,0,,,, MPI_Isend,2,0,300,3,7,0 \
+    MPI_Isend,2,1,600,3,7,0 MPI_Bcast,2,0,1024,2,-1,0 | diff - "$dir/ev.csv" ||
+    fail "events payload columns"
+"$scope" export "$dir/p.h5" --to csv -o "$dir/ex.csv" || fail "export csv"
+grep -q '^MPI_Sendrecv,1,0,.*,16,-1,3,1$' "$dir/ex.csv" || fail "export csv: Sendrecv payload"
+"$scope" export "$dir/p.h5" --to json --ranks 0 -o "$dir/ex.json" || fail "export json"
+"$scope" export "$dir/p.h5" --to chrome -o "$dir/trace.json" || fail "export chrome"
+"$scope" export "$dir/p.h5" --to chrome --ranks 0,1 --exclude Sendrecv -o "$dir/trace01.json" ||
+    fail "export chrome --ranks"
+"$scope" plot "$dir/p.h5" --kind comm -o "$dir/m.svg" || fail "plot --kind comm"
+python3 - "$dir" <<'PY' || fail "payload in the exports"
+import json, re, sys
+d = sys.argv[1]
+ev = json.load(open(d + "/ex.json"))["events"]
+w = [e for e in ev if e["name"] == "MPI_Waitall"]
+assert [(e["bytes"], e["peer"], e["tag"], e["comm"]) for e in w] == [(400, 3, 7, 0), (800, 3, 7, 0)], w
+assert [e for e in ev if e["name"] == "main"][0]["bytes"] is None
+trace = json.load(open(d + "/trace.json"))["traceEvents"]
+x = [e for e in trace if e["ph"] == "X" and e["name"] == "MPI_Alltoallv" and e["pid"] == 3]
+assert x[0]["args"]["bytes"] == 160 and x[0]["args"]["peer"] == -1, x
+starts = {e["id"]: e for e in trace if e["ph"] == "s"}
+ends = {e["id"]: e for e in trace if e["ph"] == "f"}
+assert len(starts) == 12 and starts.keys() == ends.keys(), (starts, ends)
+arrows = sorted((s["pid"], s["ts"], ends[i]["pid"], ends[i]["ts"]) for i, s in starts.items())
+assert arrows[:3] == [(0, 1000000.0, 1, 2000000.0), (0, 3000000.0, 3, 3000000.0),
+                      (0, 11000000.0, 1, 12000000.0)], arrows
+assert all(e["bp"] == "e" and e["cat"] == "mpi" for e in ends.values())
+t01 = json.load(open(d + "/trace01.json"))["traceEvents"]
+a01 = sorted((e["pid"], e["ts"]) for e in t01 if e["ph"] == "s")
+assert a01 == [(0, 1000000.0), (0, 11000000.0)], a01   # 0 -> 1 only: 1 sends to 2
+svg = open(d + "/m.svg").read()
+cells = re.findall(r'<title>rank (\d) \u2192 rank (\d): (\d+) messages?, (\d+) bytes', svg)
+assert sorted(cells) == [("0", "1", "2", "300"), ("0", "3", "1", "8"), ("1", "0", "1", "8"),
+    ("1", "2", "2", "600"), ("2", "1", "1", "8"), ("2", "3", "2", "900"),
+    ("3", "0", "2", "1200"), ("3", "2", "1", "8")], cells
+assert 'fill="#08306b"><title>rank 3 \u2192 rank 0' in svg   # the most bytes: the darkest
+PY
+"$scope" export "$dir/plain.h5" --to chrome -o "$dir/plain.json" || fail "export chrome plain"
+grep -q '"ph": "s"' "$dir/plain.json" && fail "arrows in a trace without payload"
+"$scope" events "$dir/plain.h5" --format csv | head -1 | grep -vq bytes ||
+    fail "events of a file without payload have payload columns"
+expect_error "plain.h5: the run recorded no MPI payload" plot "$dir/plain.h5" --kind comm -o "$dir/no.svg"
+[ ! -e "$dir/no.svg" ] || fail "plot --kind comm without payload wrote a file"
 expect_error "plain.h5: the run recorded no MPI payload" sizes "$dir/plain.h5"
 expect_error "plain.h5: the run recorded no MPI payload (bytes, peers); profile it with an MPI config" \
     comm "$dir/plain.h5"

@@ -3,7 +3,7 @@
  * and Bcast from root 2): the payload columns per region and rank, the
  * communicators, the point-to-point matrix with its receive side, the
  * bytes of collectives per rank, the bytes in the summary and per call
- * site, the message sizes, the filters, damaged files, and files without payload. Each with and without the writer's statistics. */
+ * site, the message sizes, events, sends matched to receives, the filters, damaged files, and files without payload. Each with and without the writer's statistics. */
 #include "fixtures.h"
 #include "scope_reader.h"
 
@@ -292,6 +292,68 @@ START_TEST(size_histogram)
 }
 END_TEST
 
+START_TEST(events_carry_payload)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    const int ranks[] = {1};
+    const char *inc[] = {"main", "Waitall", "Bcast"};
+    scope_filter flt = {.include = inc, .n_include = 3, .ranks = ranks, .n_ranks = 1};
+    size_t n = 0;
+    scope_event *ev = scope_events(f, &flt, &n, &err);
+    ck_assert_msg(ev != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_str_eq(ev[0].name, "main");
+    ck_assert(!ev[0].has_payload);
+    ck_assert_int_eq(ev[0].bytes, -1);
+    ck_assert_int_eq(ev[0].peer, -1);
+    ck_assert_str_eq(ev[2].name, "MPI_Waitall");
+    ck_assert(ev[2].has_payload);
+    ck_assert_int_eq(ev[2].bytes, 200);
+    ck_assert_int_eq(ev[2].peer, 0);
+    ck_assert_int_eq(ev[2].tag, 7);
+    ck_assert_int_eq(ev[2].comm, 0);
+    ck_assert_int_eq(ev[3].bytes, 0);   /* Bcast on a non-root rank */
+    ck_assert_int_eq(ev[3].peer, 2);
+    free(ev);
+    scope_close(f);
+}
+END_TEST
+
+START_TEST(flows_match_in_order)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0, unmatched = 9;
+    scope_message_flow *fl = scope_message_flows(f, &n, &unmatched, &err);
+    ck_assert_msg(fl != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 12);
+    ck_assert_uint_eq(unmatched, 0);
+    size_t isend = region(f, "MPI_Isend"), waitall = region(f, "MPI_Waitall"),
+           sendrecv = region(f, "MPI_Sendrecv");
+    for (size_t i = 0; i < n; i++) {
+        int r = fl[i].sender;
+        ck_assert_int_eq(r, (int)(i / 3)); /* per sender: Isend 0, Isend 1, Sendrecv */
+        if (fl[i].send_region == isend) {
+            size_t k = fl[i].send_call;
+            ck_assert_int_eq(fl[i].receiver, (r + 1) % 4);
+            ck_assert_int_eq(fl[i].bytes, 100 * (r + 1) * (int)(k + 1));
+            ck_assert_uint_eq(fl[i].recv_region, waitall);
+            ck_assert_uint_eq(fl[i].recv_call, k); /* the k-th send, the k-th receive */
+            ck_assert_int_eq(fl[i].tag, 7);
+        } else {
+            ck_assert_uint_eq(fl[i].send_region, sendrecv);
+            ck_assert_uint_eq(fl[i].recv_region, sendrecv);
+            ck_assert_int_eq(fl[i].receiver, (r + 3) % 4);
+            ck_assert_int_eq(fl[i].comm, 1);
+            ck_assert_int_eq(fl[i].bytes, 8);
+        }
+    }
+    free(fl);
+    scope_close(f);
+}
+END_TEST
+
 START_TEST(damaged_payload)
 {
     static const struct {
@@ -339,6 +401,14 @@ START_TEST(files_without_payload)
     scope_region_stats *st = scope_summary(f, NULL, &n, &err);
     ck_assert(!st[1].has_bytes);
     free(st);
+    size_t unmatched = 9;
+    scope_message_flow *fl = scope_message_flows(f, &n, &unmatched, &err);
+    ck_assert_ptr_nonnull(fl);
+    ck_assert_uint_eq(n + unmatched, 0);
+    free(fl);
+    scope_event *ev = scope_events(f, NULL, &n, &err);
+    ck_assert(!ev[0].has_payload);
+    free(ev);
     scope_rank_bytes *rb = scope_family_bytes(f, NULL, SCOPE_PAYLOAD_COLLECTIVE, &n, &err);
     ck_assert_uint_eq(n, 2);
     ck_assert_uint_eq(rb[1].calls + rb[1].bytes, 0);
@@ -359,6 +429,8 @@ int main(void)
     tcase_add_loop_test(tc, summary_bytes, 0, 2);
     tcase_add_loop_test(tc, callsite_message_sizes, 0, 2);
     tcase_add_loop_test(tc, size_histogram, 0, 2);
+    tcase_add_loop_test(tc, events_carry_payload, 0, 2);
+    tcase_add_loop_test(tc, flows_match_in_order, 0, 2);
     tcase_add_loop_test(tc, damaged_payload, 0, 2);
     tcase_add_test(tc, files_without_payload);
     suite_add_tcase(s, tc);
