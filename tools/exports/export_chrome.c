@@ -65,8 +65,7 @@ static const scope_payload **rank_payloads(const scope_file *f, int rank, const 
     if (!pay)
         snprintf(err->message, sizeof err->message, "out of memory");
     for (size_t r = 0; pay && r < nr; r++) {
-        if (!keep[r] || !scope_region_recorded(f, r, rank) ||
-            scope_region_payload_family(f, r) == SCOPE_PAYLOAD_NONE)
+        if (!keep[r] || !scope_region_has_payload(f, r, rank))
             continue;
         if (!(pay[r] = scope_region_payload(f, r, rank, err))) {
             free(pay);
@@ -139,7 +138,7 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
 static void flow_end(const scope_file *f, FILE *out, bool *first, const char *phase,
                      size_t id, int rank, size_t region, size_t call, int64_t origin)
 {
-    const scope_series *s = scope_region_on_rank(f, region, rank);
+    const scope_series *s = scope_region_on_rank(f, region, rank); /* read by the matching */
     next_event(out, first);
     fprintf(out, "\"ph\": \"%s\", %s\"id\": %zu, \"name\": \"message\", \"cat\": \"mpi\", "
             "\"pid\": %d, \"tid\": %d, ", phase, phase[0] == 'f' ? "\"bp\": \"e\", " : "", id,

@@ -196,15 +196,21 @@ scope_payload_family scope_region_payload_family(const scope_file *f, size_t reg
     return SCOPE_PAYLOAD_NONE;
 }
 
-const scope_payload *scope_region_payload(const scope_file *f, size_t region, int rank,
-                                          scope_error *err)
+bool scope_region_has_payload(const scope_file *f, size_t region, int rank)
 {
     long ri = reader_rank_index(f, rank);
     const series *s = ri < 0 ? NULL : reader_series(f, region, (size_t)ri);
-    if (!s || s->family == SCOPE_PAYLOAD_NONE) {
+    return s && s->family != SCOPE_PAYLOAD_NONE;
+}
+
+const scope_payload *scope_region_payload(const scope_file *f, size_t region, int rank,
+                                          scope_error *err)
+{
+    if (!scope_region_has_payload(f, region, rank)) {
         reader_fail(err, "no MPI payload for region %zu on rank %d", region, rank);
         return NULL;
     }
+    const series *s = reader_series(f, region, (size_t)reader_rank_index(f, rank));
     if (s->payload_loaded)
         return &s->payload;
     bool *keep = calloc(f->n_regions, sizeof *keep);

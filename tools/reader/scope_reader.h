@@ -405,6 +405,8 @@ typedef enum {
 SCOPE_API bool scope_has_payload(const scope_file *f);
 /* The region's family on the lowest rank that has one; NONE when none. */
 SCOPE_API scope_payload_family scope_region_payload_family(const scope_file *f, size_t region);
+/* Does the region carry payload on that rank? */
+SCOPE_API bool scope_region_has_payload(const scope_file *f, size_t region, int rank);
 /* "p2p", "collective", "rma", "io" ("" for NONE). */
 SCOPE_API const char *scope_payload_family_name(scope_payload_family family);
 

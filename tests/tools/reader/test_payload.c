@@ -52,6 +52,9 @@ START_TEST(columns_per_region_and_rank)
                      SCOPE_PAYLOAD_COLLECTIVE);
     ck_assert_int_eq(scope_region_payload_family(f, region(f, "main")), SCOPE_PAYLOAD_NONE);
     ck_assert_str_eq(scope_payload_family_name(SCOPE_PAYLOAD_COLLECTIVE), "collective");
+    ck_assert(scope_region_has_payload(f, region(f, "MPI_Bcast"), 3));
+    ck_assert(!scope_region_has_payload(f, region(f, "main"), 3));
+    ck_assert(!scope_region_has_payload(f, region(f, "MPI_Bcast"), 4));
     ck_assert_ptr_null(scope_region_payload(f, region(f, "main"), 0, &err));
     ck_assert_str_eq(err.message, "no MPI payload for region 0 on rank 0");
 
