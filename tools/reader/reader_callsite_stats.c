@@ -147,7 +147,7 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
     for (size_t i = 0; rc == 0 && i <= f->n_sites; i++)
         rs.slot_of[i] = -1;
     if (rc == 0)
-        rc = reader_load_payload(f, keep, rank_keep, err);
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     for (size_t r = 0; rc == 0 && r < nr; r++) {
         for (size_t ri = 0; keep[r] && rc == 0 && ri < np; ri++) {
             const series *s = rank_keep[ri] ? reader_series(f, r, ri) : NULL;

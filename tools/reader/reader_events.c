@@ -48,7 +48,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
             rc = reader_walk_rank(f, ri, note_ids, &ic, err);
     }
     if (rc == 0)
-        rc = reader_load_payload(f, keep, rank_keep, err);
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     int64_t origin = scope_filter_origin_ns(f, flt);
     for (size_t r = 0; rc == 0 && r < nr; r++)
         for (size_t ri = 0; rc == 0 && ri < np; ri++) {

@@ -89,7 +89,7 @@ static int load_messages(const scope_file *f, size_t *rows, scope_error *err)
             list[n++] = f->table[i];
     int rc = reader_load_list(f, list, n, err);
     if (rc == 0)
-        rc = reader_load_payload(f, NULL, NULL, err);
+        rc = reader_load_payload(f, NULL, NULL, PAYLOAD_MESSAGES, err);
     *rows = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
         *rows += list[i]->payload.n_messages;

@@ -30,12 +30,12 @@ typedef struct series {
     size_t *order;
     /* MPI payload (reader_payload.c): the family from the group's
      * mpi_payload attribute (NONE: no payload), whether it has message
-     * rows, and its columns once payload_loaded (set last, under the
-     * file's lock). */
+     * rows, and the columns of the parts in payload_parts (PAYLOAD_*
+     * bits, set last, under the file's lock). */
     scope_payload_family family;
     bool has_messages;
     scope_payload payload;
-    atomic_bool payload_loaded;
+    atomic_uint payload_parts;
 } series;
 
 struct scope_file {
@@ -107,11 +107,14 @@ void reader_free_callsites(scope_file *f);
  * (so that groups without payload cost nothing more): 0, -1 (err set) for
  * a family not known. */
 int reader_read_family(hid_t group, series *s, const char *where, scope_error *err);
-/* Reads the payload of the series with one, of the regions keep[] selects
- * (NULL: all) on the ranks rank_keep[] selects (NULL: all), not read yet,
- * in one batch, checked. */
+/* The parts of a payload: the columns per call (bytes, peer, tag, comm)
+ * and the message rows (msg_*). */
+enum { PAYLOAD_CALLS = 1u, PAYLOAD_MESSAGES = 2u, PAYLOAD_ALL = 3u };
+/* Reads the parts (PAYLOAD_* bits) of the payload of the series with one,
+ * of the regions keep[] selects (NULL: all) on the ranks rank_keep[]
+ * selects (NULL: all), not read yet, in one batch, checked. */
 int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_keep,
-                        scope_error *err);
+                        unsigned parts, scope_error *err);
 void reader_free_payload(series *s);
 
 /* /metadata/communicators and communicator_members when the file has them

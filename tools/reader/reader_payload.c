@@ -1,7 +1,8 @@
 /* What MPI calls carried (the mpi_payload datasets of a region group):
  * the family of a region, found at open, and its columns, read on first
- * use in one batch like the calls (reader_columns.c), checked against the
- * calls and the file's communicators, kept in the series. */
+ * use in one batch like the calls (reader_columns.c), the columns per call
+ * and the message rows each when asked for, checked against the calls and
+ * the file's communicators, kept in the series. */
 #include "reader_columns.h"
 #include "reader_h5.h"
 
@@ -55,9 +56,17 @@ static hid_t mem_type(size_t size)
 
 typedef struct reading {
     series *s;
+    unsigned parts; /* PAYLOAD_* bits to read */
     void *data[N_COLUMNS];
     size_t len[N_COLUMNS];
 } reading;
+
+/* The columns of the parts asked for: [*first, *end). */
+static void part_columns(unsigned parts, size_t *first, size_t *end)
+{
+    *first = parts & PAYLOAD_CALLS ? 0 : PER_CALL;
+    *end = parts & PAYLOAD_MESSAGES ? N_COLUMNS : PER_CALL;
+}
 
 static int plan(const scope_file *f, column_batch *b, reading *r, scope_error *err)
 {
@@ -66,8 +75,9 @@ static int plan(const scope_file *f, column_batch *b, reading *r, scope_error *e
     if (g < 0)
         return reader_fail(err, "%s: cannot open the group", where);
     int rc = 0;
-    size_t n = r->s->has_messages ? N_COLUMNS : PER_CALL;
-    for (size_t c = 0; rc == 0 && c < n; c++)
+    size_t first, end;
+    part_columns(r->parts, &first, &end);
+    for (size_t c = first; rc == 0 && c < end; c++)
         rc = reader_columns_add(b, g, columns[c].name, mem_type(columns[c].size), &r->data[c],
                                 &r->len[c], where, err);
     H5Gclose(g);
@@ -84,8 +94,9 @@ static bool known_comm(const scope_file *f, int32_t id)
 static int check(const scope_file *f, const reading *r, scope_error *err)
 {
     const series *s = r->s;
-    size_t calls = s->pub.count, n = s->has_messages ? N_COLUMNS : PER_CALL;
-    for (size_t c = 0; c < n; c++) {
+    size_t calls = s->pub.count, first, end;
+    part_columns(r->parts, &first, &end);
+    for (size_t c = first; c < end; c++) {
         size_t want = c < PER_CALL ? calls : r->len[PER_CALL];
         if (r->len[c] != want)
             return reader_fail(err, "%s: %zu %s but %zu %s", s->where, r->len[c],
@@ -95,11 +106,11 @@ static int check(const scope_file *f, const reading *r, scope_error *err)
     const int32_t *peer = r->data[1], *comm = r->data[3], *msg_peer = r->data[6],
                   *msg_comm = r->data[9];
     const int8_t *kind = r->data[5];
-    for (size_t i = 0; i < calls; i++)
+    for (size_t i = 0; first == 0 && i < calls; i++)
         if (bytes[i] < 0 || peer[i] < -1 || !known_comm(f, comm[i]))
             return reader_fail(err, "%s: call %zu: bytes %lld, peer %d, comm %d out of range",
                                s->where, i, (long long)bytes[i], peer[i], comm[i]);
-    for (size_t i = 0; i < r->len[PER_CALL]; i++)
+    for (size_t i = 0; end == N_COLUMNS && i < r->len[PER_CALL]; i++)
         if (msg_call[i] < 0 || msg_call[i] >= (int64_t)calls || (kind[i] != 0 && kind[i] != 1) ||
             msg_peer[i] < 0 || msg_bytes[i] < 0 || !known_comm(f, msg_comm[i]))
             return reader_fail(err, "%s: message %zu: call %lld of %zu, kind %d, peer %d, "
@@ -109,18 +120,28 @@ static int check(const scope_file *f, const reading *r, scope_error *err)
     return 0;
 }
 
-/* The columns become the series' payload. */
+/* The columns read become the series' payload. */
 static void keep_columns(series *s, reading *r)
 {
-    s->payload = (scope_payload){
-        .count = s->pub.count,
-        .bytes = r->data[0], .peer = r->data[1], .tag = r->data[2], .comm = r->data[3],
-        .n_messages = r->len[PER_CALL],
-        .msg_call = r->data[4], .msg_kind = r->data[5], .msg_peer = r->data[6],
-        .msg_bytes = r->data[7], .msg_tag = r->data[8], .msg_comm = r->data[9],
-    };
+    scope_payload *p = &s->payload;
+    if (r->parts & PAYLOAD_CALLS) {
+        p->count = s->pub.count;
+        p->bytes = r->data[0];
+        p->peer = r->data[1];
+        p->tag = r->data[2];
+        p->comm = r->data[3];
+    }
+    if (r->parts & PAYLOAD_MESSAGES) {
+        p->n_messages = r->len[PER_CALL];
+        p->msg_call = r->data[4];
+        p->msg_kind = r->data[5];
+        p->msg_peer = r->data[6];
+        p->msg_bytes = r->data[7];
+        p->msg_tag = r->data[8];
+        p->msg_comm = r->data[9];
+    }
     memset(r->data, 0, sizeof r->data);
-    s->payload_loaded = true;
+    s->payload_parts |= r->parts;
 }
 
 void reader_free_payload(series *s)
@@ -131,12 +152,21 @@ void reader_free_payload(series *s)
     for (size_t c = 0; c < N_COLUMNS; c++)
         free((void *)arrays[c]);
     *p = (scope_payload){0};
-    s->payload_loaded = false;
+    s->payload_parts = 0;
+}
+
+/* The parts of s still to read: those asked for that it has. */
+static unsigned missing_parts(const series *s, unsigned parts)
+{
+    unsigned has = s->family == SCOPE_PAYLOAD_NONE ? 0
+                   : s->has_messages               ? PAYLOAD_ALL
+                                                   : PAYLOAD_CALLS;
+    return parts & has & ~s->payload_parts;
 }
 
 /* reader_load_payload with the file's lock held. */
 static int load_locked(const scope_file *f, const bool *keep, const bool *rank_keep,
-                       scope_error *err)
+                       unsigned parts, scope_error *err)
 {
     size_t n_series = f->n_regions * f->n_ranks, k = 0;
     reading *list = calloc(n_series + 1, sizeof *list);
@@ -145,10 +175,10 @@ static int load_locked(const scope_file *f, const bool *keep, const bool *rank_k
     for (size_t r = 0; rc == 0 && r < f->n_regions; r++)
         for (size_t ri = 0; rc == 0 && ri < f->n_ranks && (!keep || keep[r]); ri++) {
             series *s = (series *)reader_series(f, r, ri);
-            if (!s || s->family == SCOPE_PAYLOAD_NONE || s->payload_loaded ||
-                (rank_keep && !rank_keep[ri]))
+            unsigned want = s && (!rank_keep || rank_keep[ri]) ? missing_parts(s, parts) : 0;
+            if (!want)
                 continue;
-            list[k].s = s;
+            list[k] = (reading){.s = s, .parts = want};
             rc = plan(f, b, &list[k++], err);
         }
     if (rc == 0)
@@ -168,14 +198,14 @@ static int load_locked(const scope_file *f, const bool *keep, const bool *rank_k
 }
 
 int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_keep,
-                        scope_error *err)
+                        unsigned parts, scope_error *err)
 {
     if (!f->has_payload)
         return 0;
     pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
     pthread_mutex_lock(lock);
     h5_quiet q = h5_quiet_begin();
-    int rc = load_locked(f, keep, rank_keep, err);
+    int rc = load_locked(f, keep, rank_keep, parts, err);
     h5_quiet_end(q);
     pthread_mutex_unlock(lock);
     return rc;
@@ -211,7 +241,7 @@ const scope_payload *scope_region_payload(const scope_file *f, size_t region, in
         return NULL;
     }
     const series *s = reader_series(f, region, (size_t)reader_rank_index(f, rank));
-    if (s->payload_loaded)
+    if (!missing_parts(s, PAYLOAD_ALL))
         return &s->payload;
     bool *keep = calloc(f->n_regions, sizeof *keep);
     if (!keep) {
@@ -219,7 +249,7 @@ const scope_payload *scope_region_payload(const scope_file *f, size_t region, in
         return NULL;
     }
     keep[region] = true;
-    int rc = reader_load_payload(f, keep, NULL, err);
+    int rc = reader_load_payload(f, keep, NULL, PAYLOAD_ALL, err);
     free(keep);
     return rc == 0 ? &s->payload : NULL;
 }

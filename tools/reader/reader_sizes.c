@@ -29,7 +29,7 @@ scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filte
     if (rc == 0)
         rc = reader_apply_filter(f, flt, keep, rank_keep, err);
     if (rc == 0)
-        rc = reader_load_payload(f, keep, rank_keep, err);
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_ALL, err);
     for (size_t r = 0; rc == 0 && r < nr; r++) {
         scope_payload_family family = keep[r] ? scope_region_payload_family(f, r)
                                               : SCOPE_PAYLOAD_NONE;

@@ -94,7 +94,7 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
     if (rc == 0)
         rc = reader_keep_self_times(f, rank_keep, err);
     if (rc == 0)
-        rc = reader_load_payload(f, keep, rank_keep, err);
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     size_t selected_ranks = 0;
     for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
         if (!rank_keep[ri])

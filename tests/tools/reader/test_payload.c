@@ -147,6 +147,13 @@ START_TEST(matrix)
     ck_assert_uint_eq(m[3].bytes, 1200);
     ck_assert_uint_eq(m[3].recv_messages, 0);
     free(m);
+    /* the matrix read the message rows alone: the columns per call follow */
+    const scope_payload *p = scope_region_payload(f, region(f, "MPI_Isend"), 3, &err);
+    ck_assert_msg(p != NULL, "%s", err.message);
+    ck_assert_uint_eq(p->count, 2);
+    ck_assert_int_eq(p->bytes[0], 400);
+    ck_assert_uint_eq(p->n_messages, 2);
+    ck_assert_int_eq(p->msg_bytes[1], 800);
     const int bad_rank[] = {7};
     flt = (scope_filter){.ranks = bad_rank, .n_ranks = 1};
     ck_assert_ptr_null(scope_comm_matrix(f, &flt, &n, &err));
@@ -371,8 +378,13 @@ START_TEST(damaged_payload)
         scope_error err = {{0}};
         scope_file *f = open_payload(_i, cases[i].damage, &err);
         ck_assert_msg(f != NULL, "%s", err.message); /* read on first use */
-        size_t n = 0;
-        ck_assert_ptr_null(scope_comm_matrix(f, NULL, &n, &err));
+        ck_assert_ptr_null(scope_region_payload(f, region(f, "MPI_Isend"), 3, &err));
+        ck_assert_str_eq(err.message, cases[i].message);
+        size_t n = 0; /* what reads the damaged part fails alike */
+        void *out = cases[i].damage == FX_PAYLOAD_SHORT_BYTES
+                        ? (void *)scope_summary(f, NULL, &n, &err)
+                        : (void *)scope_comm_matrix(f, NULL, &n, &err);
+        ck_assert_ptr_null(out);
         ck_assert_str_eq(err.message, cases[i].message);
         scope_close(f);
     }
