@@ -114,6 +114,14 @@ assert sorted(cells) == [("0", "1", "2", "300"), ("0", "3", "1", "8"), ("1", "0"
     ("3", "0", "2", "1200"), ("3", "2", "1", "8")], cells
 assert 'fill="#08306b"><title>rank 3 \u2192 rank 0' in svg   # the most bytes: the darkest
 PY
+# the Gantt chart: a line from each matched send to its receive, both shown
+for sel in ":12" "--exclude Waitall:4" "--ranks 0,1:3"; do
+    "$scope" plot "$dir/p.h5" ${sel%:*} -o "$dir/g.svg" || fail "plot gantt ${sel%:*}"
+    [ "$(grep -c '<line class="message"' "$dir/g.svg")" -eq "${sel#*:}" ] ||
+        fail "gantt ${sel%:*}: $(grep -c '<line class="message"' "$dir/g.svg") message lines"
+done
+"$scope" plot "$dir/plain.h5" -o "$dir/plain.svg" || fail "plot gantt plain"
+grep -q message "$dir/plain.svg" && fail "message lines in a Gantt chart without payload"
 "$scope" export "$dir/plain.h5" --to chrome -o "$dir/plain.json" || fail "export chrome plain"
 grep -q '"ph": "s"' "$dir/plain.json" && fail "arrows in a trace without payload"
 "$scope" events "$dir/plain.h5" --format csv | head -1 | grep -vq bytes ||
