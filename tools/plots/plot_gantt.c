@@ -171,7 +171,7 @@ static bool call_point(const gantt *g, int rank, size_t region, size_t call, dou
 }
 
 /* A line from each matched send to the call that received it, when both
- * are shown (at most GANTT_MAX_MESSAGES, the first ones in time). */
+ * are shown (at most GANTT_MAX_MESSAGES, in the order of their senders). */
 static int draw_messages(const gantt *g, FILE *out, scope_error *err)
 {
     size_t n = 0, unmatched = 0, drawn = 0, shown = 0;
