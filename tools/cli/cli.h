@@ -22,10 +22,11 @@ enum {
     OPT_RECOMPUTE = 1 << 10, /* --recompute */
     OPT_ALL = 1 << 11,    /* --all: every row of a table cut by default */
     OPT_SUGGEST = 1 << 12, /* --hook-cost, --factor, --min-calls, --min-share */
+    OPT_COLLECTIVES = 1 << 13, /* --collectives */
 };
 
 typedef enum { EXPORT_CHROME, EXPORT_FOLDED, EXPORT_CSV, EXPORT_JSON } export_format;
-typedef enum { PLOT_GANTT, PLOT_DURATIONS, PLOT_FLAME } plot_kind;
+typedef enum { PLOT_GANTT, PLOT_DURATIONS, PLOT_FLAME, PLOT_COMM } plot_kind;
 
 typedef enum { ORIGIN_DEFAULT, ORIGIN_RUN_START, ORIGIN_FIRST_ENTRY, ORIGIN_SECONDS } cli_origin;
 
@@ -54,6 +55,7 @@ typedef struct cli_options {
     /* scope suggest's thresholds; < 0: not given */
     double hook_cost_ns, factor, min_share;
     long min_calls;
+    bool collectives;   /* scope comm --collectives */
 } cli_options;
 
 typedef struct cli_command {
@@ -109,6 +111,10 @@ extern const cli_command cmd_check, cmd_symbols;
 extern const cli_command cmd_info, cmd_summary, cmd_events, cmd_tree, cmd_run, cmd_lib,
     cmd_recover, cmd_pack;
 extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_callsites,
-    cmd_suggest;
+    cmd_suggest, cmd_comm, cmd_sizes;
+
+/* The one line for a file without MPI payload (scope comm, sizes, plot
+ * --kind comm): -1 with err set. */
+int cli_no_payload(scope_error *err);
 
 #endif

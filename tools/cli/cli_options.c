@@ -37,7 +37,8 @@ static const option_doc docs[] = {
     {OPT_EXPORT, "--to T", "chrome (default), folded, csv or json"},
     {OPT_EXPORT, "--what W", "csv/json: events (default) or summary"},
     {OPT_EXPORT, "--per-rank", "folded: start every stack with 'rank N'"},
-    {OPT_PLOT, "--kind K", "gantt (default), durations or flame"},
+    {OPT_PLOT, "--kind K", "gantt (default), durations, flame or comm"},
+    {OPT_COLLECTIVES, "--collectives", "add the bytes moved by collectives per rank"},
     {OPT_RECOMPUTE, "--recompute", "derive the statistics from the calls, not from the file's"},
     {OPT_SUGGEST, "--hook-cost NS", "what one hooked call costs (default: the file's figure)"},
     {OPT_SUGGEST, "--factor K", "short calls: a mean under K x the hook cost"},
@@ -164,12 +165,12 @@ static int keyword(const char *s, const char *const *names, int n)
 }
 
 static const char *const export_names[] = {"chrome", "folded", "csv", "json"};
-static const char *const plot_names[] = {"gantt", "durations", "flame"};
+static const char *const plot_names[] = {"gantt", "durations", "flame", "comm"};
 static const char *const what_names[] = {"events", "summary"};
 
 enum { K_INCLUDE = 256, K_EXCLUDE, K_RANKS, K_RANK, K_ABSOLUTE, K_ORIGIN, K_SORT, K_TOP,
        K_FORMAT, K_HELP, K_TO, K_WHAT, K_PER_RANK, K_KIND, K_RECOMPUTE, K_ALL, K_HOOK_COST,
-       K_FACTOR, K_MIN_CALLS, K_MIN_SHARE, K_OUTPUT = 'o' };
+       K_FACTOR, K_MIN_CALLS, K_MIN_SHARE, K_COLLECTIVES, K_OUTPUT = 'o' };
 
 static const struct {
     struct option opt;
@@ -189,6 +190,7 @@ static const struct {
     {{"kind", required_argument, NULL, K_KIND}, OPT_PLOT},
     {{"recompute", no_argument, NULL, K_RECOMPUTE}, OPT_RECOMPUTE},
     {{"all", no_argument, NULL, K_ALL}, OPT_ALL},
+    {{"collectives", no_argument, NULL, K_COLLECTIVES}, OPT_COLLECTIVES},
     {{"hook-cost", required_argument, NULL, K_HOOK_COST}, OPT_SUGGEST},
     {{"factor", required_argument, NULL, K_FACTOR}, OPT_SUGGEST},
     {{"min-calls", required_argument, NULL, K_MIN_CALLS}, OPT_SUGGEST},
@@ -224,6 +226,9 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
     case K_ALL:
         opt->all = true;
         return 0;
+    case K_COLLECTIVES:
+        opt->collectives = true;
+        return 0;
     case K_ORIGIN:
         return parse_origin(arg, opt) ? 0 : usage(cmd, "--origin: expected run-start, "
                                                   "first-entry or seconds, not '%s'", arg);
@@ -252,8 +257,8 @@ static int apply(const cli_command *cmd, int key, const char *arg, cli_options *
         opt->per_rank = true;
         return 0;
     case K_KIND:
-        if ((v = keyword(arg, plot_names, 3)) < 0)
-            return usage(cmd, "--kind: expected gantt, durations or flame, not '%s'", arg);
+        if ((v = keyword(arg, plot_names, 4)) < 0)
+            return usage(cmd, "--kind: expected gantt, durations, flame or comm, not '%s'", arg);
         opt->kind = (plot_kind)v;
         return 0;
     case K_HOOK_COST:

@@ -1,6 +1,6 @@
 /* scope callsites: per region, where its calls came from, by total time:
- * count, total, mean, share of the region and the slowest ranks of each
- * call site (scope_callsites). */
+ * count, total, mean, share of the region, the slowest ranks of each call
+ * site and, with MPI payload, its message sizes (scope_callsites). */
 #include "callsite_text.h"
 #include "cli.h"
 
@@ -88,6 +88,21 @@ static char **row_labels(const scope_file *f, const scope_callsite_stats *st, si
     return NULL;
 }
 
+/* mpiP's message sizes of a site: min, mean, max and total bytes of its
+ * calls (blank for a region without payload). */
+static void size_cells(table *t, const scope_callsite_stats *s)
+{
+    if (!s->has_bytes) {
+        for (int c = 0; c < 4; c++)
+            table_null(t);
+        return;
+    }
+    table_int(t, s->min_bytes);
+    table_num(t, s->mean_bytes);
+    table_int(t, s->max_bytes);
+    table_int(t, (int64_t)s->total_bytes);
+}
+
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
     if (!scope_has_callsites(f)) {
@@ -117,6 +132,11 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     table_column(t, "ranks", COL_INT);
     table_column(t, "slowest_ranks", COL_TEXT);
     table_column(t, "slowest_total", COL_DURATION);
+    bool payload = scope_has_payload(f); /* else the columns of old */
+    static const char *const size_columns[] = {"min_bytes", "mean_bytes", "max_bytes",
+                                               "total_bytes"};
+    for (size_t c = 0; payload && c < 4; c++)
+        table_column(t, size_columns[c], c == 1 ? COL_NUMBER : COL_INT);
     char **label = row_labels(f, st, n, depth);
     if (!label) {
         free(st);
@@ -137,6 +157,8 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         table_int(t, (int64_t)st[i].ranks);
         table_text(t, slowest_text(&st[i], text, sizeof text));
         table_num(t, st[i].slowest_totals[0]);
+        if (payload)
+            size_cells(t, &st[i]);
     }
     for (size_t i = 0; i < 2 * n; i++)
         free(label[i]);
@@ -159,7 +181,10 @@ const cli_command cmd_callsites = {
         "first, and that rank's time. id is the call site's index in the file;\n"
         "two sites of a region that read alike (two calls on one line) are told\n"
         "apart by their return address's offset in the function, '[+0x38]'.\n"
-        "-1, '(none)', gathers the calls recorded without a call site.",
+        "-1, '(none)', gathers the calls recorded without a call site. A run that\n"
+        "recorded MPI payload adds mpiP's message sizes: min_bytes, mean_bytes,\n"
+        "max_bytes and total_bytes of the calls at each site ('-' for a region\n"
+        "without payload).",
     .example = "scope callsites profiling_data.h5 --include MPI_Allreduce --ranks 0-3",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
     .run = run,

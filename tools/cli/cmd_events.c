@@ -1,4 +1,5 @@
-/* scope events: one row per recorded call (the seed's events()). */
+/* scope events: one row per recorded call (the seed's events()), with
+ * its call site and MPI payload when the file has them. */
 #include "callsite_text.h"
 #include "cli.h"
 
@@ -8,6 +9,7 @@ typedef struct rows_ctx {
     const scope_file *f;
     bool threads;
     size_t callsite_depth; /* 0: the file has no call sites */
+    bool payload;          /* the file has MPI payload */
     int64_t origin; /* subtracted from the clock values */
 } rows_ctx;
 
@@ -31,6 +33,15 @@ static int add_row(void *ctx, const scope_event *ev)
         table_text(t, callsite_text(rc->f, ev->callsite, 0, rc->callsite_depth, " < ", text,
                                     sizeof text));
     }
+    if (rc->payload && ev->has_payload) {
+        table_int(t, ev->bytes);
+        table_int(t, ev->peer);
+        table_int(t, ev->tag);
+        table_int(t, ev->comm);
+    } else if (rc->payload) {
+        for (int c = 0; c < 4; c++)
+            table_null(t);
+    }
     return 0;
 }
 
@@ -41,7 +52,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         return -1;
     rows_ctx rc = {report_rows(out, "events"), f, scope_has_thread_ids(f),
                    scope_has_callsites(f) ? scope_callsite_depth(f) : 0,
-                   scope_filter_origin_ns(f, &flt)};
+                   scope_has_payload(f), scope_filter_origin_ns(f, &flt)};
     table *t = rc.t;
     table_column(t, "name", COL_TEXT);
     table_column(t, "rank", COL_INT);
@@ -57,6 +68,9 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         table_column(t, "callsite_id", COL_INT);
         table_column(t, "callsite", COL_TEXT);
     }
+    static const char *const payload_columns[] = {"bytes", "peer", "tag", "comm"};
+    for (size_t c = 0; rc.payload && c < 4; c++)
+        table_column(t, payload_columns[c], COL_INT);
     return scope_events_each(f, &flt, add_row, &rc, err);
 }
 
@@ -68,7 +82,10 @@ const cli_command cmd_events = {
                    "start), or raw clock seconds with --absolute. call_id is the call's index in\n"
                    "its rank's call stack (see 'scope tree'), parent_id its parent's or -1.\n"
                    "When the run recorded call sites: callsite_id (see 'scope callsites', -1 for\n"
-                   "none) and callsite, the recorded frames, the caller first, joined by ' < '.",
+                   "none) and callsite, the recorded frames, the caller first, joined by ' < '.\n"
+                   "When the run recorded MPI payload: bytes, peer (a world rank), tag and comm\n"
+                   "(a communicator id) of each MPI call, -1 for none or several, blank for\n"
+                   "regions without payload.",
     .example = "scope events profiling_data.h5 --include solve --sort duration --top 10",
     .options = OPT_REGIONS | OPT_RANKS | OPT_TIME | OPT_SORT | OPT_TOP,
     .run = run,

@@ -40,6 +40,11 @@ static void regions_table(const scope_file *f, const scope_region_stats *st, siz
     for (size_t c = 0; c < 6; c++)
         table_column(t, timing[c], COL_DURATION);
     table_column(t, "share", COL_PERCENT);
+    bool payload = scope_has_payload(f); /* else the columns of old */
+    if (payload) {
+        table_column(t, "bytes", COL_INT);
+        table_column(t, "mean_bytes", COL_NUMBER);
+    }
     for (size_t i = 0; i < n; i++) {
         table_text(t, scope_region_name(f, st[i].region));
         table_int(t, (int64_t)st[i].calls);
@@ -50,6 +55,13 @@ static void regions_table(const scope_file *f, const scope_region_stats *st, siz
         table_num(t, st[i].max);
         table_num(t, st[i].self);
         table_num(t, st[i].share);
+        if (payload && st[i].has_bytes) {
+            table_int(t, (int64_t)st[i].bytes);
+            table_num(t, st[i].mean_bytes);
+        } else if (payload) {
+            table_null(t);
+            table_null(t);
+        }
     }
 }
 
@@ -128,6 +140,9 @@ const cli_command cmd_summary = {
         "from the calls instead (files of other writers always are). A rank that\n"
         "could not record every call (its dropped_events), or whose calls were still\n"
         "open when recording stopped (regions' unfinished_calls), is named on stderr.\n"
+        "A run that recorded MPI payload (an MPI config) adds bytes and mean_bytes:\n"
+        "the bytes the calls of an MPI function moved over the selected ranks, and\n"
+        "per call ('-' for regions without payload).\n"
         "Regions come by total time, most first (--sort for another column); a table\n"
         "shows the first 30 and says how many it left out (--all, --top N; csv and\n"
         "json always have every row).",

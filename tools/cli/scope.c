@@ -14,6 +14,8 @@ static const cli_command *const commands[] = {
     &cmd_tree,
     &cmd_imbalance,
     &cmd_callsites,
+    &cmd_comm,
+    &cmd_sizes,
     &cmd_suggest,
     &cmd_export,
     &cmd_plot,

@@ -1,6 +1,8 @@
 /* Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev): one process
  * per rank, one track per thread, an "X" (complete) event per call in
- * call-stack order, so parents come before the children they contain. */
+ * call-stack order, so parents come before the children they contain, with
+ * what MPI calls carried in their args; then an arrow ("s"/"f" flow
+ * events) from each matched send to the call that received it. */
 #include "callsite_text.h"
 #include "escape.h"
 #include "export.h"
@@ -53,13 +55,42 @@ static void microseconds(FILE *out, const char *key, int64_t ns)
     fprintf(out, "\"%s\": %s%" PRId64 ".%03" PRId64, key, ns < 0 ? "-" : "", a / 1000, a % 1000);
 }
 
+/* The payload of each kept region with one on the rank (NULL for the
+ * others); NULL on error. */
+static const scope_payload **rank_payloads(const scope_file *f, int rank, const bool *keep,
+                                           scope_error *err)
+{
+    size_t nr = scope_region_count(f);
+    const scope_payload **pay = calloc(nr + 1, sizeof *pay);
+    if (!pay)
+        snprintf(err->message, sizeof err->message, "out of memory");
+    for (size_t r = 0; pay && r < nr; r++) {
+        if (!keep[r] || !scope_region_has_payload(f, r, rank))
+            continue;
+        if (!(pay[r] = scope_region_payload(f, r, rank, err))) {
+            free(pay);
+            return NULL;
+        }
+    }
+    return pay;
+}
+
+/* What an MPI call carried, in its args. */
+static void payload_args(FILE *out, const scope_payload *p, size_t i)
+{
+    fprintf(out, ", \"bytes\": %" PRId64 ", \"peer\": %d, \"tag\": %d, \"comm\": %d",
+            p->bytes[i], p->peer[i], p->tag[i], p->comm[i]);
+}
+
 static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t origin,
                       FILE *out, bool *first, scope_error *err)
 {
     size_t n = 0, n_threads = 0;
     scope_call *calls = scope_call_stack(f, rank, &n, err);
     int *tids = calls ? thread_ids(calls, n, &n_threads) : NULL;
-    if (!tids) {
+    const scope_payload **pay = tids ? rank_payloads(f, rank, keep, err) : NULL;
+    if (!pay) {
+        free(tids);
         free(calls);
         return -1;
     }
@@ -92,10 +123,55 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
             escape_json(callsite_text(f, c->callsite, 0, scope_callsite_depth(f), " < ", stack,
                                       sizeof stack), out);
         }
+        if (pay[c->region])
+            payload_args(out, pay[c->region], c->call_index);
         fputs("}}", out);
     }
+    free(pay);
     free(tids);
     free(calls);
+    return 0;
+}
+
+/* One end of a message's arrow: "s" on the call that sent it, "f" on the
+ * call that completed its receive (bound to that call: "bp": "e"). */
+static void flow_end(const scope_file *f, FILE *out, bool *first, const char *phase,
+                     size_t id, int rank, size_t region, size_t call, int64_t origin)
+{
+    const scope_series *s = scope_region_on_rank(f, region, rank); /* read by the matching */
+    next_event(out, first);
+    fprintf(out, "\"ph\": \"%s\", %s\"id\": %zu, \"name\": \"message\", \"cat\": \"mpi\", "
+            "\"pid\": %d, \"tid\": %d, ", phase, phase[0] == 'f' ? "\"bp\": \"e\", " : "", id,
+            rank, s->thread_ids ? s->thread_ids[call] : 0);
+    microseconds(out, "ts", s->start_ns[call] - origin);
+    fputc('}', out);
+}
+
+static bool has_rank(const int *ranks, size_t n, int rank)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ranks[i] == rank)
+            return true;
+    return false;
+}
+
+/* An arrow per matched message whose two calls are written. */
+static int write_flows(const scope_file *f, const bool *keep, const int *ranks, size_t n_ranks,
+                       int64_t origin, FILE *out, bool *first, scope_error *err)
+{
+    size_t n = 0, unmatched = 0;
+    scope_message_flow *fl = scope_message_flows(f, &n, &unmatched, err);
+    if (!fl)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const scope_message_flow *m = &fl[i];
+        if (!keep[m->send_region] || !keep[m->recv_region] ||
+            !has_rank(ranks, n_ranks, m->sender) || !has_rank(ranks, n_ranks, m->receiver))
+            continue;
+        flow_end(f, out, first, "s", i + 1, m->sender, m->send_region, m->send_call, origin);
+        flow_end(f, out, first, "f", i + 1, m->receiver, m->recv_region, m->recv_call, origin);
+    }
+    free(fl);
     return 0;
 }
 
@@ -114,6 +190,8 @@ int export_chrome(const scope_file *f, const scope_filter *flt, FILE *out, scope
     }
     for (size_t i = 0; rc == 0 && i < n_ranks; i++)
         rc = write_rank(f, ranks[i], keep, origin, out, &first, err);
+    if (rc == 0 && scope_has_payload(f))
+        rc = write_flows(f, keep, ranks, n_ranks, origin, out, &first, err);
     if (rc == 0)
         fputs("\n]}\n", out);
     free(keep);

@@ -1,4 +1,4 @@
-/* The three plots of `scope plot` (one file each: plot_<kind>.c) and what
+/* The four plots of `scope plot` (one file each: plot_<kind>.c) and what
  * they share: the page layout, the region palette, the time axis with
  * units, and the legend. Each plot writes one SVG document (svg.h). */
 #ifndef SCOPE_PLOT_H
@@ -17,6 +17,8 @@
 int plot_gantt(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
 int plot_durations(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
 int plot_flame(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
+/* The point-to-point matrix as a heatmap (a file with MPI payload). */
+int plot_comm(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
 
 /* The fill colour of a region: the same region has the same colour in
  * every plot. */

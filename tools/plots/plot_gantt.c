@@ -1,7 +1,8 @@
 /* The Gantt chart: one lane per rank and thread, a bar per call coloured by
  * region, nested calls in rows below their callers (by depth, counting only
  * the regions shown), time framed on the first region entry like the
- * seed's plot_* functions, a time axis and a legend. */
+ * seed's plot_* functions, a time axis and a legend; with MPI payload a
+ * line from each matched send to the call that received it. */
 #include "grow_array.h"
 #include "plot.h"
 #include "selection.h"
@@ -19,6 +20,8 @@ typedef struct rank_calls {
     scope_call *calls;
     int *depth; /* depth among the kept calls, -1 for calls not shown */
     size_t n;
+    /* where call c of region r is in calls: at[first[r] + c] */
+    size_t *first, *at;
 } rank_calls;
 
 typedef struct gantt {
@@ -27,6 +30,7 @@ typedef struct gantt {
     rank_calls *ranks;
     size_t n_ranks;
     lane *lanes;
+    double *lane_y; /* the top of each lane */
     size_t n_lanes, cap_lanes;
     int64_t t0, t1; /* frame: first entry .. last exit of what is shown */
 } gantt;
@@ -59,10 +63,31 @@ static lane *add_lane(gantt *g, int rank, int thread)
     return &lanes[at];
 }
 
+/* The index from (region, call) to the place in the call stack. */
+static int index_calls(const scope_file *f, rank_calls *rc)
+{
+    size_t nr = scope_region_count(f);
+    rc->first = malloc((nr + 1) * sizeof *rc->first);
+    rc->at = malloc((rc->n + 1) * sizeof *rc->at);
+    if (!rc->first || !rc->at)
+        return -1;
+    rc->first[0] = 0;
+    for (size_t r = 0; r < nr; r++)
+        rc->first[r + 1] = rc->first[r] + scope_region_calls(f, r, rc->rank);
+    for (size_t i = 0; i < rc->n; i++)
+        rc->at[rc->first[rc->calls[i].region] + rc->calls[i].call_index] = i;
+    return 0;
+}
+
 static int load_rank(gantt *g, rank_calls *rc, scope_error *err)
 {
     rc->calls = scope_call_stack(g->f, rc->rank, &rc->n, err);
     rc->depth = rc->calls ? malloc((rc->n + 1) * sizeof *rc->depth) : NULL;
+    if (rc->depth && scope_has_payload(g->f) && index_calls(g->f, rc) < 0) {
+        free(rc->depth);
+        rc->depth = NULL;
+        snprintf(err->message, sizeof err->message, "out of memory");
+    }
     if (!rc->depth)
         return -1;
     for (size_t i = 0; i < rc->n; i++) {
@@ -124,7 +149,59 @@ static void draw_lane(const gantt *g, const rank_calls *rc, const lane *l, doubl
     free(last);
 }
 
-static void draw(const gantt *g, FILE *out)
+#define GANTT_MAX_MESSAGES 20000
+
+/* The middle of the left end of a call's bar; false when it is not shown. */
+static bool call_point(const gantt *g, int rank, size_t region, size_t call, double *x,
+                       double *y)
+{
+    const rank_calls *rc = NULL;
+    for (size_t i = 0; !rc && i < g->n_ranks; i++)
+        rc = g->ranks[i].rank == rank ? &g->ranks[i] : NULL;
+    if (!rc)
+        return false;
+    size_t i = rc->at[rc->first[region] + call];
+    const lane *l = rc->depth[i] >= 0 ? lane_of((gantt *)g, rank, rc->calls[i].thread_id) : NULL;
+    if (!l)
+        return false;
+    const double w = PLOT_WIDTH - PLOT_LEFT - PLOT_RIGHT, span = (double)(g->t1 - g->t0);
+    *x = PLOT_LEFT + (double)(rc->calls[i].start_ns - g->t0) / span * w;
+    *y = g->lane_y[l - g->lanes] + (rc->depth[i] + 0.5) * PLOT_ROW;
+    return true;
+}
+
+/* A line from each matched send to the call that received it, when both
+ * are shown (at most GANTT_MAX_MESSAGES, in the order of their senders). */
+static int draw_messages(const gantt *g, FILE *out, scope_error *err)
+{
+    size_t n = 0, unmatched = 0, drawn = 0, shown = 0;
+    scope_message_flow *fl = scope_message_flows(g->f, &n, &unmatched, err);
+    if (!fl)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        double x1, y1, x2, y2;
+        if (!g->keep[fl[i].send_region] || !g->keep[fl[i].recv_region] ||
+            !call_point(g, fl[i].sender, fl[i].send_region, fl[i].send_call, &x1, &y1) ||
+            !call_point(g, fl[i].receiver, fl[i].recv_region, fl[i].recv_call, &x2, &y2))
+            continue;
+        if (shown++ == 0)
+            svg_style(out, "line.message { stroke: #222; stroke-width: 0.8; "
+                           "stroke-opacity: 0.55; }");
+        if (drawn < GANTT_MAX_MESSAGES) {
+            svg_line(out, x1, y1, x2, y2, "message");
+            drawn++;
+        }
+    }
+    if (shown > drawn) {
+        char note[128];
+        snprintf(note, sizeof note, "messages: the first %zu of %zu drawn", drawn, shown);
+        svg_text(out, PLOT_WIDTH - PLOT_RIGHT, PLOT_TOP - 10, "end", "small", note);
+    }
+    free(fl);
+    return 0;
+}
+
+static int draw(gantt *g, FILE *out, scope_error *err)
 {
     const double lane_gap = 8;
     double lanes_h = 0;
@@ -148,14 +225,17 @@ static void draw(const gantt *g, FILE *out)
         const rank_calls *rc = g->ranks;
         while (rc->rank != g->lanes[i].rank)
             rc++;
+        g->lane_y[i] = y;
         draw_lane(g, rc, &g->lanes[i], y, out);
         y += g->lanes[i].rows * PLOT_ROW + lane_gap;
         if (i + 1 < g->n_lanes)
             svg_line(out, PLOT_LEFT - 140, y - lane_gap / 2, PLOT_WIDTH - PLOT_RIGHT,
                      y - lane_gap / 2, "grid");
     }
+    int rc = scope_has_payload(g->f) ? draw_messages(g, out, err) : 0;
     plot_legend(out, g->f, g->keep, PLOT_LEFT, legend_y);
     svg_end(out);
+    return rc;
 }
 
 int plot_gantt(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err)
@@ -175,14 +255,21 @@ int plot_gantt(const scope_file *f, const scope_filter *flt, FILE *out, scope_er
     }
     if (g.t1 == g.t0)
         g.t1 = g.t0 + 1;
+    if (rc == 0 && !(g.lane_y = calloc(g.n_lanes + 1, sizeof *g.lane_y))) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        rc = -1;
+    }
     if (rc == 0)
-        draw(&g, out);
+        rc = draw(&g, out, err);
     for (size_t i = 0; g.ranks && i < g.n_ranks; i++) {
         free(g.ranks[i].calls);
         free(g.ranks[i].depth);
+        free(g.ranks[i].first);
+        free(g.ranks[i].at);
     }
     free(g.ranks);
     free(g.lanes);
+    free(g.lane_y);
     free(ids);
     free(keep);
     return rc;

@@ -29,6 +29,11 @@ void svg_begin(FILE *out, double width, double height, const char *title)
     svg_text(out, 16, 26, "start", "title", title);
 }
 
+void svg_style(FILE *out, const char *css)
+{
+    fprintf(out, "<style>\n%s\n</style>\n", css);
+}
+
 void svg_end(FILE *out)
 {
     fputs("</svg>\n", out);

@@ -11,6 +11,9 @@
 /* Header, style sheet, white background, <title> and the visible title. */
 void svg_begin(FILE *out, double width, double height, const char *title);
 void svg_end(FILE *out);
+/* More style rules (trusted text, not escaped), for shapes only some
+ * documents have. */
+void svg_style(FILE *out, const char *css);
 
 /* A filled rectangle; tip (may be NULL) is shown on hover. */
 void svg_rect(FILE *out, double x, double y, double w, double h, const char *fill,
@@ -19,7 +22,7 @@ void svg_rect(FILE *out, double x, double y, double w, double h, const char *fil
  * the style sheet's classes (label, small, axis-label, bar) or NULL. */
 void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls,
               const char *text);
-/* A line; cls "axis" or "grid". */
+/* A line; cls "axis", "grid" or one added by svg_style. */
 void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char *cls);
 
 /* Width in px of text at font size px (an estimate for sans-serif). */

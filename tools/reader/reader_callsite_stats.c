@@ -1,6 +1,7 @@
 /* scope_callsites(): per region, its calls grouped by call site over the
- * filter's ranks: count, total, mean, share of the region, and the ranks
- * that spent the most time at each site. One region at a time: a slot per
+ * filter's ranks: count, total, mean, share of the region, the ranks
+ * that spent the most time at each site, and the bytes of its calls when
+ * the region carries MPI payload (min, mean, max, total). One region at a time: a slot per
  * site the region uses (found through a table indexed by site), per-rank
  * totals summed into the slots rank by rank. */
 #include "grow_array.h"
@@ -16,6 +17,9 @@ typedef struct site_acc {
     int slowest[SCOPE_SLOWEST_RANKS];
     int64_t slowest_ns[SCOPE_SLOWEST_RANKS];
     size_t n_slowest;
+    bool has_bytes;               /* the region carries payload */
+    int64_t min_bytes, max_bytes;
+    uint64_t total_bytes;
 } site_acc;
 
 typedef struct region_sites {
@@ -58,8 +62,18 @@ static void rank_done(site_acc *a, int rank)
     a->rank_calls = 0;
 }
 
-/* Adds one rank's calls of a region. */
-static int add_rank(region_sites *rs, const scope_series *p, int rank, scope_error *err)
+/* One call's bytes into its site's message sizes. */
+static void add_bytes(site_acc *a, int64_t bytes)
+{
+    a->min_bytes = !a->has_bytes || bytes < a->min_bytes ? bytes : a->min_bytes;
+    a->max_bytes = !a->has_bytes || bytes > a->max_bytes ? bytes : a->max_bytes;
+    a->total_bytes += (uint64_t)bytes;
+    a->has_bytes = true;
+}
+
+/* Adds one rank's calls of a region (with their payload, or NULL). */
+static int add_rank(region_sites *rs, const scope_series *p, const scope_payload *payload,
+                    int rank, scope_error *err)
 {
     for (size_t i = 0; i < p->count; i++) {
         site_acc *a = slot(rs, p->callsite_ids[i]);
@@ -68,6 +82,8 @@ static int add_rank(region_sites *rs, const scope_series *p, int rank, scope_err
         a->calls++;
         a->rank_calls++;
         a->rank_ns += p->end_ns[i] - p->start_ns[i];
+        if (payload)
+            add_bytes(a, payload->bytes[i]);
     }
     for (size_t k = 0; k < rs->n; k++)
         if (rs->acc[k].rank_calls > 0)
@@ -102,6 +118,9 @@ static int emit(region_sites *rs, size_t region, scope_callsite_stats **out, siz
             .mean = a->calls ? reader_seconds(a->total_ns) / (double)a->calls : 0,
             .share = region_ns ? (double)a->total_ns / (double)region_ns : 0,
             .ranks = a->ranks, .n_slowest = a->n_slowest,
+            .has_bytes = a->has_bytes, .min_bytes = a->min_bytes, .max_bytes = a->max_bytes,
+            .total_bytes = a->total_bytes,
+            .mean_bytes = a->calls ? (double)a->total_bytes / (double)a->calls : 0,
         };
         for (size_t i = 0; i < a->n_slowest; i++) {
             s->slowest_ranks[i] = a->slowest[i];
@@ -127,6 +146,8 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
         rc = reader_apply_filter(f, flt, keep, rank_keep, err);
     for (size_t i = 0; rc == 0 && i <= f->n_sites; i++)
         rs.slot_of[i] = -1;
+    if (rc == 0)
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     for (size_t r = 0; rc == 0 && r < nr; r++) {
         for (size_t ri = 0; keep[r] && rc == 0 && ri < np; ri++) {
             const series *s = rank_keep[ri] ? reader_series(f, r, ri) : NULL;
@@ -134,7 +155,7 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
                 continue;
             rc = reader_load_series(f, s, err);
             if (rc == 0)
-                rc = add_rank(&rs, &s->pub, f->ranks[ri], err);
+                rc = add_rank(&rs, &s->pub, s->family ? &s->payload : NULL, f->ranks[ri], err);
         }
         if (rc == 0)
             rc = emit(&rs, r, &out, &n, &cap, err);

@@ -1,5 +1,6 @@
 /* events(): one entry per call in region -> rank -> call order, with
- * call_id/parent_id from the rank's call stack. The call stacks of the
+ * call_id/parent_id from the rank's call stack and what the call carried
+ * (MPI payload). The call stacks of the
  * selected ranks are walked first, keeping only each call's two ids (16
  * bytes a call); the events are then made one at a time, so a caller that
  * streams them (scope_events_each) never holds them all. */
@@ -46,6 +47,8 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
         if (rc == 0)
             rc = reader_walk_rank(f, ri, note_ids, &ic, err);
     }
+    if (rc == 0)
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     int64_t origin = scope_filter_origin_ns(f, flt);
     for (size_t r = 0; rc == 0 && r < nr; r++)
         for (size_t ri = 0; rc == 0 && ri < np; ri++) {
@@ -62,7 +65,16 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                     .start_ns = start, .end_ns = end,
                     .call_id = id[i].call_id, .parent_id = id[i].parent_id,
                     .callsite = s->pub.callsite_ids ? s->pub.callsite_ids[i] : -1,
+                    .bytes = -1, .peer = -1, .tag = -1, .comm = -1,
                 };
+                if (s->family != SCOPE_PAYLOAD_NONE) {
+                    const scope_payload *p = &s->payload;
+                    ev.has_payload = true;
+                    ev.bytes = p->bytes[i];
+                    ev.peer = p->peer[i];
+                    ev.tag = p->tag[i];
+                    ev.comm = p->comm[i];
+                }
                 rc = fn(ctx, &ev);
                 if (rc < 0)
                     reader_fail(err, "stopped");

@@ -28,6 +28,14 @@ typedef struct series {
      * then order[] is that permutation of 0..count-1. */
     bool sorted;
     size_t *order;
+    /* MPI payload (reader_payload.c): the family from the group's
+     * mpi_payload attribute (NONE: no payload), whether it has message
+     * rows, and the columns of the parts in payload_parts (PAYLOAD_*
+     * bits, set last, under the file's lock). */
+    scope_payload_family family;
+    bool has_messages;
+    scope_payload payload;
+    atomic_uint payload_parts;
 } series;
 
 struct scope_file {
@@ -52,6 +60,12 @@ struct scope_file {
     size_t n_frames;
     int32_t *sites;       /* /metadata/callsites: n_sites * site_depth frame indices */
     size_t n_sites, site_depth;
+
+    int64_t *comms;       /* /metadata/communicators: n_comms rows (size, offset) */
+    size_t n_comms;
+    int32_t *comm_members; /* /metadata/communicator_members */
+    size_t n_comm_members;
+    bool has_payload;     /* some region has mpi_payload */
 
     size_t n_events;
     bool has_threads;
@@ -87,6 +101,27 @@ int reader_read_stats(hid_t group, series *s, const char *where, scope_error *er
  * has them (before the regions: their ids are checked against it). */
 int reader_load_callsites(scope_file *f, hid_t metadata, scope_error *err);
 void reader_free_callsites(scope_file *f);
+
+/* MPI payload (reader_payload.c). The family of a region group from its
+ * mpi_payload attribute, looked for only when it links a `bytes` dataset
+ * (so that groups without payload cost nothing more): 0, -1 (err set) for
+ * a family not known. */
+int reader_read_family(hid_t group, series *s, const char *where, scope_error *err);
+/* The parts of a payload: the columns per call (bytes, peer, tag, comm)
+ * and the message rows (msg_*). */
+enum { PAYLOAD_CALLS = 1u, PAYLOAD_MESSAGES = 2u, PAYLOAD_ALL = 3u };
+/* Reads the parts (PAYLOAD_* bits) of the payload of the series with one,
+ * of the regions keep[] selects (NULL: all) on the ranks rank_keep[]
+ * selects (NULL: all), not read yet, in one batch, checked. */
+int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_keep,
+                        unsigned parts, scope_error *err);
+void reader_free_payload(series *s);
+
+/* /metadata/communicators and communicator_members when the file has them
+ * (reader_communicators.c), checked; before the regions, whose comm ids
+ * are checked against them. */
+int reader_load_communicators(scope_file *f, hid_t metadata, scope_error *err);
+void reader_free_communicators(scope_file *f);
 
 /* Index of a rank id in f->ranks, -1 when absent. */
 long reader_rank_index(const scope_file *f, int rank);

@@ -1,5 +1,5 @@
 /* scope_open()/scope_close(): validate the file layout, take every region's
- * statistics (stored by the writer, else computed from its calls, read in
+ * statistics and MPI payload family (stored by the writer, else computed from its calls, read in
  * one batch by reader_series.c), build the region table in first-appearance
  * order; calls not needed for that are read on first use, from the file
  * kept open. */
@@ -65,6 +65,8 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
     s->has_threads = h5_has_link(group, "thread_ids");
     s->has_callsites = h5_has_link(group, "callsite_ids");
     int have = f->use_stats ? reader_read_stats(group, s, where, err) : 0;
+    if (have >= 0 && reader_read_family(group, s, where, err) < 0)
+        have = -1;
     if (have < 0) {
         reader_free_series(s);
         return NULL;
@@ -117,6 +119,7 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
             rc = reader_fail(ld->err, "%s: missing start_times or end_times", where);
         } else {
             series *s = open_series(ld->f, g, where, ld->err);
+            ld->f->has_payload |= s && s->family != SCOPE_PAYLOAD_NONE;
             char *name = s ? unescape_name(names[i]) : NULL;
             if (!s)
                 rc = -1;
@@ -176,6 +179,8 @@ static int load_top_level(loader *ld, hid_t file)
             rc = h5_read_all_attrs(g, &f->meta, &f->n_meta, ld->err);
             if (rc == 0)
                 rc = reader_load_callsites(f, g, ld->err);
+            if (rc == 0)
+                rc = reader_load_communicators(f, g, ld->err);
             H5Gclose(g);
         } else if (rank >= 0 && group) {
             f->ranks[f->n_ranks++] = (int)rank;
@@ -359,12 +364,16 @@ void scope_close(scope_file *f)
 {
     if (!f)
         return;
-    for (size_t i = 0; f->table && i < f->n_regions * f->n_ranks; i++)
+    for (size_t i = 0; f->table && i < f->n_regions * f->n_ranks; i++) {
+        if (f->table[i]) /* read after open: only the table's series have payload */
+            reader_free_payload(f->table[i]);
         reader_free_series(f->table[i]);
+    }
     for (size_t i = 0; f->names && i < f->n_regions; i++)
         free(f->names[i]);
     h5_free_meta(f->meta, f->n_meta);
     reader_free_callsites(f);
+    reader_free_communicators(f);
     if (f->h5 >= 0)
         H5Fclose(f->h5);
     free(f->table);

@@ -1,5 +1,6 @@
 /* Aggregates over ranks: per-region statistics (count, total, mean, sample
- * std, min, max, self time, share of the run) and load imbalance. */
+ * std, min, max, self time, share of the run, bytes of MPI payload) and
+ * load imbalance. */
 #include "reader_internal.h"
 
 #include <math.h>
@@ -44,6 +45,22 @@ int scope_region_imbalance(const scope_file *f, size_t region, const scope_filte
     return 0;
 }
 
+/* The bytes a region with payload moved over the selected ranks (its
+ * payload read already). */
+static void region_bytes(const scope_file *f, size_t region, const bool *rank_keep,
+                         scope_region_stats *st)
+{
+    for (size_t ri = 0; ri < f->n_ranks; ri++) {
+        const series *s = rank_keep[ri] ? reader_series(f, region, ri) : NULL;
+        if (!s || s->family == SCOPE_PAYLOAD_NONE)
+            continue;
+        st->has_bytes = true;
+        for (size_t i = 0; i < s->payload.count; i++)
+            st->bytes += (uint64_t)s->payload.bytes[i];
+    }
+    st->mean_bytes = st->calls ? (double)st->bytes / (double)st->calls : NAN;
+}
+
 /* The region's statistics over the selected ranks. */
 static void region_stats(const scope_file *f, size_t region, const bool *rank_keep,
                          scope_region_stats *st)
@@ -76,6 +93,8 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
         rc = reader_apply_filter(f, flt, keep, rank_keep, err);
     if (rc == 0)
         rc = reader_keep_self_times(f, rank_keep, err);
+    if (rc == 0)
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     size_t selected_ranks = 0;
     for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
         if (!rank_keep[ri])
@@ -96,6 +115,7 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
         st->self = reader_seconds(self[r]);
         st->rank_mean = selected_ranks ? st->total / (double)selected_ranks : NAN;
         st->share = span > 0 ? st->rank_mean / span : NAN;
+        region_bytes(f, r, rank_keep, st);
     }
     free(keep);
     free(rank_keep);

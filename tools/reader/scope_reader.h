@@ -212,6 +212,11 @@ typedef struct scope_region_stats {
     double total, mean, std, min, max, self;
     double share;
     double rank_mean; /* total / number of selected ranks (share * time span) */
+    /* Regions that carry MPI payload (scope_region_payload_family()):
+     * the bytes their calls moved over the selected ranks, and per call. */
+    bool has_bytes;
+    uint64_t bytes;
+    double mean_bytes; /* NAN without calls */
 } scope_region_stats;
 
 /* One entry per region kept by flt, in region order; caller frees. */
@@ -231,6 +236,11 @@ typedef struct scope_event {
     long call_id;      /* index in the rank's call_stack() */
     long parent_id;    /* parent's index there, or -1 */
     long callsite;     /* index in the call-site table, -1 for none */
+    /* What the call carried, when its region has MPI payload (else false
+     * and the fields -1): see scope_payload. */
+    bool has_payload;
+    int64_t bytes;
+    int peer, tag, comm;
 } scope_event;
 
 /* One entry per recorded call, in region -> rank -> call order. The caller
@@ -323,6 +333,12 @@ typedef struct scope_callsite_stats {
     int slowest_ranks[SCOPE_SLOWEST_RANKS];
     double slowest_totals[SCOPE_SLOWEST_RANKS];
     size_t n_slowest;
+    /* Regions with MPI payload: the bytes of the calls at this site
+     * (mpiP's message sizes: each call's bytes). */
+    bool has_bytes;
+    int64_t min_bytes, max_bytes;
+    uint64_t total_bytes;
+    double mean_bytes;
 } scope_callsite_stats;
 
 /* Per region kept by flt (in region order) its call sites by total time,
@@ -369,6 +385,125 @@ enum { SCOPE_FLAME_CALLSITES = 1u << 0 };
 SCOPE_API scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *flt,
                                                 int rank, unsigned flags, size_t *count,
                                                 scope_error *err);
+
+/* ---- MPI payload ----------------------------------------------------- */
+
+/* What MPI calls carried, in runs that recorded it (an MPI config): a
+ * region group with the attribute mpi_payload names the family of its
+ * function and holds, per call, the bytes it moved, its peer, tag and
+ * communicator, and (point-to-point) one row per message it sent or
+ * completed. A file without it reads as before. */
+typedef enum {
+    SCOPE_PAYLOAD_NONE,
+    SCOPE_PAYLOAD_P2P,
+    SCOPE_PAYLOAD_COLLECTIVE,
+    SCOPE_PAYLOAD_RMA,
+    SCOPE_PAYLOAD_IO,
+} scope_payload_family;
+
+/* Does any region of the file carry payload? */
+SCOPE_API bool scope_has_payload(const scope_file *f);
+/* The region's family on the lowest rank that has one; NONE when none. */
+SCOPE_API scope_payload_family scope_region_payload_family(const scope_file *f, size_t region);
+/* Does the region carry payload on that rank? */
+SCOPE_API bool scope_region_has_payload(const scope_file *f, size_t region, int rank);
+/* "p2p", "collective", "rma", "io" ("" for NONE). */
+SCOPE_API const char *scope_payload_family_name(scope_payload_family family);
+
+/* One region's payload on one rank, owned by the file. Per call (in the
+ * order of scope_series): bytes moved for this rank, the peer as a world
+ * rank (-1: none or several), tag (-1: none or several), communicator id
+ * (-1: none). Per message (point-to-point; NULL arrays and n_messages 0
+ * otherwise): the call (index into the series) that sent (kind 0) or
+ * completed the receive of (kind 1) it, the other side as a world rank,
+ * its bytes, tag and communicator. */
+typedef struct scope_payload {
+    size_t count;
+    const int64_t *bytes;
+    const int32_t *peer, *tag, *comm;
+    size_t n_messages;
+    const int64_t *msg_call;
+    const int8_t *msg_kind;
+    const int32_t *msg_peer;
+    const int64_t *msg_bytes;
+    const int32_t *msg_tag, *msg_comm;
+} scope_payload;
+
+/* Read on first use (the columns of every rank of the region at once).
+ * NULL with err set when the region has no payload on that rank, or its
+ * datasets are damaged (lengths that disagree, a message of a call that
+ * does not exist, an unknown communicator, ...). */
+SCOPE_API const scope_payload *scope_region_payload(const scope_file *f, size_t region, int rank,
+                                                    scope_error *err);
+
+/* Communicators (/metadata/communicators): id 0 is MPI_COMM_WORLD. 0 when
+ * the file has no table. */
+SCOPE_API size_t scope_communicator_count(const scope_file *f);
+/* The members of communicator id as world ranks, in its own rank order
+ * (owned by the file); NULL for an unknown id. */
+SCOPE_API const int32_t *scope_communicator_members(const scope_file *f, size_t id,
+                                                    size_t *size);
+
+/* The point-to-point matrix: one entry per (sender, receiver) pair with
+ * messages, sorted by sender then receiver. messages/bytes add up the
+ * sender's message rows (kind 0), recv_messages/recv_bytes the receiver's
+ * (kind 1): in a complete run they are equal. The filter's ranks select
+ * senders; its include/exclude the regions on both sides. The caller
+ * frees; NULL on error; a non-NULL empty array when no message is kept. */
+typedef struct scope_comm_pair {
+    int sender, receiver;
+    uint64_t messages, bytes;
+    uint64_t recv_messages, recv_bytes;
+} scope_comm_pair;
+SCOPE_API scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt,
+                                             size_t *count, scope_error *err);
+
+/* Per rank the filter selects (ascending): the calls of the regions of a
+ * family it keeps and the bytes they moved (for collectives: what left the
+ * rank's send buffer). The caller frees; NULL on error. */
+typedef struct scope_rank_bytes {
+    int rank;
+    uint64_t calls, bytes;
+} scope_rank_bytes;
+SCOPE_API scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *flt,
+                                               scope_payload_family family, size_t *count,
+                                               scope_error *err);
+
+/* Message sizes per region with payload, in powers of two: bin 0 holds
+ * 0 bytes, bin k (k >= 1) 2^(k-1) .. 2^k - 1. Point-to-point regions count
+ * their messages (each sent or received message with its own size), the
+ * others their calls (the bytes each moved). */
+#define SCOPE_SIZE_BINS 64
+typedef struct scope_size_histogram {
+    size_t region;
+    scope_payload_family family;
+    bool messages;      /* counts messages, else calls */
+    uint64_t count, total_bytes;
+    int64_t min_bytes, max_bytes; /* 0 when count is 0 */
+    uint64_t bins[SCOPE_SIZE_BINS];
+} scope_size_histogram;
+/* The bin of a size (>= 0). */
+SCOPE_API size_t scope_size_bin(int64_t bytes);
+/* One entry per region with payload the filter keeps, in region order,
+ * over its ranks. The caller frees; NULL on error. */
+SCOPE_API scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filter *flt,
+                                                    size_t *count, scope_error *err);
+
+/* Each message matched from its send to the receive that completed it:
+ * sends and receives of one (sender, receiver, communicator, tag) paired
+ * in order (MPI's non-overtaking rule), sends ordered by their calls'
+ * starts on the sender, receives by their completing calls' on the
+ * receiver. Over the whole file, sorted by sender, then the send's region
+ * and call. Messages left without a partner are counted in *unmatched. The caller
+ * frees; NULL on error. */
+typedef struct scope_message_flow {
+    int sender, receiver, comm, tag;
+    int64_t bytes;
+    size_t send_region, send_call; /* the call that sent it, on the sender */
+    size_t recv_region, recv_call; /* the call that completed it, on the receiver */
+} scope_message_flow;
+SCOPE_API scope_message_flow *scope_message_flows(const scope_file *f, size_t *count,
+                                                  size_t *unmatched, scope_error *err);
 
 #ifdef __cplusplus
 }

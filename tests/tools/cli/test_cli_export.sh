@@ -157,7 +157,7 @@ expect_error "missing FILE" diff "$dir/two.h5"
 expect_error "expected exactly two FILEs" diff "$dir/two.h5" "$dir/two.h5" "$dir/two.h5"
 expect_error "unknown rank 9" diff "$dir/two.h5" "$dir/tut.h5" --ranks 9
 expect_error "--to: expected chrome, folded, csv or json, not 'svg'" export "$dir/two.h5" --to svg
-expect_error "--kind: expected gantt, durations or flame" plot "$dir/two.h5" --kind pie
+expect_error "--kind: expected gantt, durations, flame or comm" plot "$dir/two.h5" --kind pie
 expect_error "--what summary needs --to csv or json" export "$dir/two.h5" --what summary
 expect_error "--per-rank needs --to folded" export "$dir/two.h5" --per-rank
 expect_error "unknown option '--format'" plot "$dir/two.h5" --format json

@@ -1,12 +1,14 @@
 /* Fuzz-style robustness test of libscope-reader: take the tutorial's file
  * (and the threaded one, that one with the statistics scope's writer
- * stores, whose calls are read after scope_open, and one with call sites),
+ * stores, whose calls are read after scope_open, one with call sites, and
+ * one with MPI payload),
  * flip, overwrite and truncate bytes with deterministic seeds, and on every
  * mutated file call scope_open and, when it opens, every analysis, each in
  * a child process.
  *  - data mutations hit only the datasets' stored values (timestamps,
- *    thread ids, call-site ids and the call-site table: unsorted,
- *    negative, end before start, huge, out of range): any crash,
+ *    thread ids, call-site ids, the call-site table, bytes, peers,
+ *    messages and communicators: unsorted, negative, end before start,
+ *    huge, out of range): any crash,
  *    sanitizer report or bad result fails the test;
  *  - anywhere mutations hit any byte, HDF5's own structures included:
  *    libhdf5 1.10 itself can crash on some of those inside H5Fopen/H5Fclose
@@ -15,8 +17,8 @@
  *    only touch memory the reader filled) fails the test. The file with
  *    statistics gets data mutations only: its calls are read in the
  *    analyses, where a crash inside libhdf5 could not be told apart; so
- *    does the file with call sites, whose frames' strings libhdf5 could
- *    loop on. A child still running after 30 s is ended and fails.
+ *    do the file with call sites, whose frames' strings libhdf5 could
+ *    loop on, and the one with MPI payload (which has them too). A child still running after 30 s is ended and fails.
  * usage: fuzz_reader [MUTATIONS] (per fixture and kind; default 100);
  * FUZZ_KEEP=PATH keeps the first failing file there. */
 #include "fixtures.h"
@@ -112,6 +114,32 @@ static span *data_spans(const char *p)
 }
 
 /* Everything a reader of the file might call. */
+/* What MPI calls carried: every analysis of it, results in range. */
+static void analyse_payload(scope_file *f, unsigned seed)
+{
+    scope_error err;
+    size_t n = 0, unmatched = 0, nr = scope_region_count(f);
+    free(scope_comm_matrix(f, NULL, &n, &err));
+    free(scope_family_bytes(f, NULL, SCOPE_PAYLOAD_COLLECTIVE, &n, &err));
+    scope_size_histogram *h = scope_message_sizes(f, NULL, &n, &err);
+    for (size_t i = 0; h && i < n; i++)
+        expect(h[i].region < nr && h[i].min_bytes <= h[i].max_bytes, "size histogram", seed);
+    free(h);
+    scope_message_flow *fl = scope_message_flows(f, &n, &unmatched, &err);
+    for (size_t i = 0; fl && i < n; i++)
+        expect(fl[i].send_region < nr && fl[i].recv_region < nr &&
+               fl[i].send_call < scope_region_calls(f, fl[i].send_region, fl[i].sender) &&
+               fl[i].recv_call < scope_region_calls(f, fl[i].recv_region, fl[i].receiver),
+               "message flow", seed);
+    free(fl);
+    for (size_t r = 0; r < nr; r++)
+        for (size_t k = 0; k < scope_rank_count(f); k++) {
+            int rank = scope_rank_id(f, k);
+            const scope_payload *p = scope_region_payload(f, r, rank, &err);
+            expect(!p || p->count == scope_region_calls(f, r, rank), "payload calls", seed);
+        }
+}
+
 static void analyse(scope_file *f, unsigned seed)
 {
     scope_error err;
@@ -157,6 +185,7 @@ static void analyse(scope_file *f, unsigned seed)
         scope_imbalance im;
         scope_region_imbalance(f, r, NULL, &im, &err);
     }
+    analyse_payload(f, seed);
     (void)scope_time_span(f);
     (void)scope_startup_time(f);
     for (size_t i = 0; i < scope_metadata_count(f); i++)
@@ -290,11 +319,13 @@ int main(int argc, char **argv)
     snprintf(mutant, sizeof mutant, "/tmp/scope-fuzz-%d-mutant.h5", (int)getpid());
     tally t = {0};
     int rc = 0;
-    for (int fx = 0; rc == 0 && fx < 4; fx++) {
+    for (int fx = 0; rc == 0 && fx < 5; fx++) {
         if (fx == 0)
             fx_tutorial(fixture, true);
         else if (fx == 3)
             fx_callsites(fixture, FX_SITE_OK);
+        else if (fx == 4)
+            fx_payload(fixture, FX_PAYLOAD_OK);
         else
             fx_threads(fixture);
         if (fx == 2)

@@ -1,0 +1,194 @@
+/* Who sent how much to whom: the point-to-point matrix from the message
+ * rows (each pair's sent side from the sender's rows, its received side
+ * from the receiver's; each rank's rows summed per peer first, so that
+ * the pairs, not the messages, are sorted), and the bytes a family of
+ * regions (collectives) moved per rank. */
+#include "grow_array.h"
+#include "reader_internal.h"
+
+#include <stdlib.h>
+
+static int by_pair(const void *a, const void *b)
+{
+    const scope_comm_pair *x = a, *y = b;
+    if (x->sender != y->sender)
+        return x->sender < y->sender ? -1 : 1;
+    return (x->receiver > y->receiver) - (x->receiver < y->receiver);
+}
+
+/* Sorts the list and merges the entries of one pair. */
+static void merge_pairs(scope_comm_pair *list, size_t *n)
+{
+    qsort(list, *n, sizeof *list, by_pair);
+    size_t out = 0;
+    for (size_t i = 0; i < *n; i++) {
+        scope_comm_pair *last = out > 0 ? &list[out - 1] : NULL;
+        if (last && by_pair(last, &list[i]) == 0) {
+            last->messages += list[i].messages;
+            last->bytes += list[i].bytes;
+            last->recv_messages += list[i].recv_messages;
+            last->recv_bytes += list[i].recv_bytes;
+        } else {
+            list[out++] = list[i];
+        }
+    }
+    *n = out;
+}
+
+typedef struct pair_list {
+    scope_comm_pair *items;
+    size_t n, cap;
+} pair_list;
+
+static int push_pair(pair_list *pl, scope_comm_pair p, scope_error *err)
+{
+    if (scope_grow_array((void **)&pl->items, &pl->cap, pl->n + 1, sizeof *pl->items) != 0)
+        return reader_fail(err, "out of memory");
+    pl->items[pl->n++] = p;
+    return 0;
+}
+
+/* One rank's messages summed per peer (by the peer's rank index), both
+ * directions; `touched` lists the peers summed into, to reset them. */
+typedef struct rank_sums {
+    scope_comm_pair *by_peer;
+    size_t *touched;
+    size_t n_touched;
+} rank_sums;
+
+/* The message rows of one series into the rank's sums; a row whose peer
+ * is no rank of the file becomes a pair of its own. */
+static int add_messages(rank_sums *rs, pair_list *pl, const scope_payload *p, int rank,
+                        const scope_file *f, scope_error *err)
+{
+    for (size_t i = 0; i < p->n_messages; i++) {
+        bool sent = p->msg_kind[i] == 0;
+        uint64_t bytes = (uint64_t)p->msg_bytes[i];
+        long pi = reader_rank_index(f, p->msg_peer[i]);
+        scope_comm_pair one = {.sender = sent ? rank : p->msg_peer[i],
+                               .receiver = sent ? p->msg_peer[i] : rank};
+        scope_comm_pair *sum = pi >= 0 ? &rs->by_peer[pi] : &one;
+        if (pi >= 0 && sum->messages + sum->recv_messages == 0)
+            rs->touched[rs->n_touched++] = (size_t)pi;
+        sum->messages += sent;
+        sum->bytes += sent ? bytes : 0;
+        sum->recv_messages += !sent;
+        sum->recv_bytes += sent ? 0 : bytes;
+        if (pi < 0 && push_pair(pl, one, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The rank's sums become pairs (rank -> peer for what it sent, peer ->
+ * rank for what it received) when their sender is selected; reset. */
+static int flush_rank(rank_sums *rs, pair_list *pl, const scope_file *f, size_t ri,
+                      const bool *sender_keep, scope_error *err)
+{
+    int rc = 0;
+    for (size_t k = 0; k < rs->n_touched; k++) {
+        size_t pi = rs->touched[k];
+        scope_comm_pair *sum = &rs->by_peer[pi];
+        int rank = f->ranks[ri], peer = f->ranks[pi];
+        if (rc == 0 && sum->messages && (!sender_keep || sender_keep[ri]))
+            rc = push_pair(pl, (scope_comm_pair){rank, peer, sum->messages, sum->bytes, 0, 0},
+                           err);
+        if (rc == 0 && sum->recv_messages && (!sender_keep || sender_keep[pi]))
+            rc = push_pair(pl, (scope_comm_pair){peer, rank, 0, 0, sum->recv_messages,
+                                                 sum->recv_bytes}, err);
+        *sum = (scope_comm_pair){0};
+    }
+    rs->n_touched = 0;
+    return rc;
+}
+
+/* Pairs of senders outside the filter's ranks, made of rows whose peer is
+ * no rank of the file, are dropped here. */
+static void drop_unselected(pair_list *pl, const scope_file *f, const bool *sender_keep)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < pl->n; i++) {
+        long si = reader_rank_index(f, pl->items[i].sender);
+        if (!sender_keep || (si >= 0 && sender_keep[si]))
+            pl->items[out++] = pl->items[i];
+    }
+    pl->n = out;
+}
+
+scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt, size_t *count,
+                                   scope_error *err)
+{
+    size_t nr = f->n_regions, np = f->n_ranks;
+    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    pair_list pl = {.items = malloc(sizeof *pl.items), .cap = 1};
+    rank_sums rs = {.by_peer = calloc(np + 1, sizeof *rs.by_peer),
+                    .touched = calloc(np + 1, sizeof *rs.touched)};
+    int rc = keep && rank_keep && pl.items && rs.by_peer && rs.touched
+                 ? 0 : reader_fail(err, "out of memory");
+    if (rc == 0)
+        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    if (rc == 0) /* the receivers' side of a selected sender: every rank */
+        rc = reader_load_payload(f, keep, NULL, PAYLOAD_MESSAGES, err);
+    const bool *sender_keep = flt && flt->n_ranks ? rank_keep : NULL;
+    for (size_t ri = 0; rc == 0 && ri < np; ri++) {
+        for (size_t r = 0; rc == 0 && r < nr; r++) {
+            const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
+            if (s && s->has_messages)
+                rc = add_messages(&rs, &pl, &s->payload, f->ranks[ri], f, err);
+        }
+        if (rc == 0)
+            rc = flush_rank(&rs, &pl, f, ri, sender_keep, err);
+    }
+    if (rc == 0) {
+        drop_unselected(&pl, f, sender_keep);
+        merge_pairs(pl.items, &pl.n);
+    }
+    free(rs.by_peer);
+    free(rs.touched);
+    free(keep);
+    free(rank_keep);
+    if (rc < 0) {
+        free(pl.items);
+        return NULL;
+    }
+    *count = pl.n;
+    return pl.items;
+}
+
+scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *flt,
+                                     scope_payload_family family, size_t *count,
+                                     scope_error *err)
+{
+    size_t nr = f->n_regions, np = f->n_ranks, n = 0;
+    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    scope_rank_bytes *out = calloc(np + 1, sizeof *out);
+    int rc = keep && rank_keep && out ? 0 : reader_fail(err, "out of memory");
+    if (rc == 0)
+        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    for (size_t r = 0; rc == 0 && r < nr; r++)
+        keep[r] = keep[r] && scope_region_payload_family(f, r) == family;
+    if (rc == 0)
+        rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
+    for (size_t ri = 0; rc == 0 && ri < np; ri++) {
+        if (!rank_keep[ri])
+            continue;
+        scope_rank_bytes *rb = &out[n++];
+        rb->rank = f->ranks[ri];
+        for (size_t r = 0; r < nr; r++) {
+            const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
+            if (!s || s->family != family)
+                continue;
+            rb->calls += s->payload.count;
+            for (size_t i = 0; i < s->payload.count; i++)
+                rb->bytes += (uint64_t)s->payload.bytes[i];
+        }
+    }
+    free(keep);
+    free(rank_keep);
+    if (rc < 0) {
+        free(out);
+        return NULL;
+    }
+    *count = n;
+    return out;
+}
