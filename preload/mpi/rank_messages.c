@@ -31,13 +31,16 @@ static int prepare_region(struct scope_prepared *p, struct scope_event_groups *l
     size_t len = scope_wire_region_encode(p->buf, &info, count);
     if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0)
         return -1;
-    const char *why = NULL;
-    region_encoder_begin(enc);
+    const char *why = "out of memory encoding the calls";
+    if (region_encoder_begin(enc, info.payload != NULL) != 0)
+        goto fail;
     for (size_t next = 0; next < count;) {
         next = scope_event_groups_chunk(le, r, next, chunk);
-        if (region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
-                               scope_chunk_callsites(chunk->callsite, chunk->n, file_ids), chunk->n,
-                               log_window, p, &why) != 0)
+        struct region_payload payload = scope_chunk_payload(chunk);
+        if (chunk->failed ||
+            region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
+                               scope_chunk_callsites(chunk->callsite, chunk->n, file_ids),
+                               info.payload ? &payload : NULL, chunk->n, log_window, p, &why) != 0)
             goto fail;
     }
     if (region_encoder_end(enc, log_window, p, &why) != 0)
@@ -61,7 +64,7 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
                          const int32_t *file_ids, int64_t run_start, int64_t offset)
 {
     struct region_encoder enc;
-    struct scope_chunk *chunk = malloc(sizeof(*chunk));
+    struct scope_chunk *chunk = scope_chunk_new();
     int rc = region_encoder_init(&enc) == 0 && chunk ? 0 : -1;
     if (rc != 0)
         snprintf(p->err, sizeof p->err, "out of memory encoding the calls");
@@ -78,7 +81,7 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
         if (scope_event_groups_calls(le, r) > 0)
             rc = prepare_region(p, le, r, file_ids, &enc, chunk);
     region_encoder_free(&enc);
-    free(chunk);
+    scope_chunk_free(chunk);
     if (rc == 0)
         return;
     scope_log("rank %d: %s: its records are kept for `scope recover`", c->rank, p->err);

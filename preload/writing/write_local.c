@@ -31,7 +31,8 @@ void scope_write_single_process(void)
         struct scope_callsite_set callsites;
         int32_t *ids;
         scope_write_file_callsites(&sites, &callsites, &ids);
-        int rc = scope_write_file(1, scope_rt.run_start_ns, &own, &le, &callsites, ids, NULL, NULL);
+        int rc = scope_write_file(1, scope_rt.run_start_ns, &own, &le, &callsites, ids, NULL, NULL,
+                                  NULL);
         free(ids);
         scope_callsite_set_free(&callsites);
         if (rc != 0) {

@@ -20,7 +20,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const int32_t *callsite_map, scope_region_info_fn region_info,
                      const void *ctx)
 {
-    struct scope_chunk *chunk = malloc(sizeof(*chunk));
+    struct scope_chunk *chunk = scope_chunk_new();
     if (!chunk || api->begin_rank(w, rank) != 0)
         goto fail;
     for (size_t r = 0; r < g->nregions; r++) {
@@ -32,19 +32,21 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
         size_t next = 0;
         do {
             next = scope_event_groups_chunk(g, r, next, chunk);
+            struct region_payload payload = scope_chunk_payload(chunk);
             if (chunk->n &&
-                api->append(w, chunk->start, chunk->end, chunk->thread,
-                            scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
-                            chunk->n) != 0)
+                (chunk->failed ||
+                 api->append_payload(w, chunk->start, chunk->end, chunk->thread,
+                                     scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
+                                     info.payload ? &payload : NULL, chunk->n) != 0))
                 goto fail;
         } while (chunk->n == SCOPE_CHUNK_EVENTS);
         if (scope_event_groups_error(g) || api->end_region(w) != 0)
             goto fail;
     }
-    free(chunk);
+    scope_chunk_free(chunk);
     return api->end_rank(w);
 fail:
-    free(chunk);
+    scope_chunk_free(chunk);
     return -1;
 }
 

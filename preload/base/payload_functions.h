@@ -1,0 +1,53 @@
+/* payload_functions.h: the MPI functions whose calls scope records with
+ * what they carried (preload/mpi/payload_wrappers.c wraps them), by name,
+ * each with its family (the region's mpi_payload attribute), and the hook
+ * each got when the config selected it. MPI-free: the patcher claims these
+ * hooks instead of patching the functions, and `scope recover` names the
+ * families of a dead run's regions. */
+#ifndef SCOPE_PAYLOAD_FUNCTIONS_H
+#define SCOPE_PAYLOAD_FUNCTIONS_H
+
+#include <stdint.h>
+
+/* X(ENUM, name, family) for each wrapped function. */
+#define SCOPE_WRAPPED_FUNCTIONS(X)                          \
+    X(SEND, "MPI_Send", "p2p")                              \
+    X(SSEND, "MPI_Ssend", "p2p")                            \
+    X(BSEND, "MPI_Bsend", "p2p")                            \
+    X(RSEND, "MPI_Rsend", "p2p")                            \
+    X(ISEND, "MPI_Isend", "p2p")                            \
+    X(ISSEND, "MPI_Issend", "p2p")                          \
+    X(IBSEND, "MPI_Ibsend", "p2p")                          \
+    X(IRSEND, "MPI_Irsend", "p2p")                          \
+    X(RECV, "MPI_Recv", "p2p")                              \
+    X(IRECV, "MPI_Irecv", "p2p")                            \
+    X(SENDRECV, "MPI_Sendrecv", "p2p")                      \
+    X(SENDRECV_REPLACE, "MPI_Sendrecv_replace", "p2p")      \
+    X(WAIT, "MPI_Wait", "p2p")                              \
+    X(WAITALL, "MPI_Waitall", "p2p")                        \
+    X(WAITANY, "MPI_Waitany", "p2p")                        \
+    X(WAITSOME, "MPI_Waitsome", "p2p")                      \
+    X(TEST, "MPI_Test", "p2p")                              \
+    X(TESTALL, "MPI_Testall", "p2p")                        \
+    X(TESTANY, "MPI_Testany", "p2p")                        \
+    X(TESTSOME, "MPI_Testsome", "p2p")
+
+enum scope_wrapped_function {
+#define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,
+    SCOPE_WRAPPED_FUNCTIONS(SCOPE_WRAPPED_ENUM)
+#undef SCOPE_WRAPPED_ENUM
+    SCOPE_WRAPPED_COUNT
+};
+
+/* 1 + the hook of each wrapped function the config selected, 0 when none:
+ * set by the patcher, read by the wrappers on every call. */
+extern uint32_t scope_wrapped_hook[SCOPE_WRAPPED_COUNT];
+
+/* Whether the config selected any wrapped function. */
+int scope_wrapped_any(void);
+/* Which wrapped function `symbol` is, -1 when none. */
+int scope_wrapped_function_of(const char *symbol);
+/* The family of `symbol` when scope records its payload, else NULL. */
+const char *scope_payload_family(const char *symbol);
+
+#endif
