@@ -30,7 +30,41 @@
     X(TEST, "MPI_Test", "p2p")                              \
     X(TESTALL, "MPI_Testall", "p2p")                        \
     X(TESTANY, "MPI_Testany", "p2p")                        \
-    X(TESTSOME, "MPI_Testsome", "p2p")
+    X(TESTSOME, "MPI_Testsome", "p2p")                      \
+    X(BARRIER, "MPI_Barrier", "collective")                 \
+    X(IBARRIER, "MPI_Ibarrier", "collective")               \
+    X(BCAST, "MPI_Bcast", "collective")                     \
+    X(IBCAST, "MPI_Ibcast", "collective")                   \
+    X(REDUCE, "MPI_Reduce", "collective")                   \
+    X(IREDUCE, "MPI_Ireduce", "collective")                 \
+    X(ALLREDUCE, "MPI_Allreduce", "collective")             \
+    X(IALLREDUCE, "MPI_Iallreduce", "collective")           \
+    X(REDUCE_SCATTER, "MPI_Reduce_scatter", "collective")   \
+    X(IREDUCE_SCATTER, "MPI_Ireduce_scatter", "collective") \
+    X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", "collective")   \
+    X(IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", "collective") \
+    X(SCAN, "MPI_Scan", "collective")                       \
+    X(ISCAN, "MPI_Iscan", "collective")                     \
+    X(EXSCAN, "MPI_Exscan", "collective")                   \
+    X(IEXSCAN, "MPI_Iexscan", "collective")                 \
+    X(GATHER, "MPI_Gather", "collective")                   \
+    X(IGATHER, "MPI_Igather", "collective")                 \
+    X(GATHERV, "MPI_Gatherv", "collective")                 \
+    X(IGATHERV, "MPI_Igatherv", "collective")               \
+    X(SCATTER, "MPI_Scatter", "collective")                 \
+    X(ISCATTER, "MPI_Iscatter", "collective")               \
+    X(SCATTERV, "MPI_Scatterv", "collective")               \
+    X(ISCATTERV, "MPI_Iscatterv", "collective")             \
+    X(ALLGATHER, "MPI_Allgather", "collective")             \
+    X(IALLGATHER, "MPI_Iallgather", "collective")           \
+    X(ALLGATHERV, "MPI_Allgatherv", "collective")           \
+    X(IALLGATHERV, "MPI_Iallgatherv", "collective")         \
+    X(ALLTOALL, "MPI_Alltoall", "collective")               \
+    X(IALLTOALL, "MPI_Ialltoall", "collective")             \
+    X(ALLTOALLV, "MPI_Alltoallv", "collective")             \
+    X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
+    X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
+    X(IALLTOALLW, "MPI_Ialltoallw", "collective")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,

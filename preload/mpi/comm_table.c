@@ -67,6 +67,7 @@ static struct scope_comm *make_entry(MPI_Comm comm)
         return NULL;
     }
     PMPI_Group_size(local, &e->nmembers);
+    PMPI_Comm_rank(comm, &e->rank);
     e->members = world_ranks(local, e->nmembers);
     PMPI_Group_free(&local);
     e->size = e->nmembers;
@@ -123,6 +124,7 @@ static const struct scope_comm *enter(MPI_Comm comm, int fresh)
 {
     if (same(comm, MPI_COMM_NULL))
         return NULL;
+    scope_tls.busy++;   /* its MPI calls are scope's, not the program's */
     pthread_mutex_lock(&lock);
     int found;
     size_t s = find(comm, &found);
@@ -137,6 +139,7 @@ static const struct scope_comm *enter(MPI_Comm comm, int fresh)
     if (e)
         record_definition(e);
     pthread_mutex_unlock(&lock);
+    scope_tls.busy--;
     return e;
 }
 

@@ -14,6 +14,7 @@ struct scope_comm {
     MPI_Comm handle;
     int32_t id;
     int size;                  /* of the group peers are ranks of */
+    int rank;                  /* this process's rank in it */
     int32_t *world;            /* world rank of each of those ranks */
     int32_t *members;          /* its own group as world ranks (= world unless */
     int nmembers;              /* an intercommunicator) */

@@ -1,78 +1,14 @@
-/* payload_wrappers.c: the MPI functions whose calls scope records with
- * what they carried (payload_functions.h), as PMPI wrappers. When the
- * config selected a function (the patcher gave it a hook instead of
- * patching it), its wrapper times the call to PMPI_*, works out what the
- * call moved (bytes = count x type size, peers as world ranks through
- * comm_table.h, receives completed by Wait/Test through recv_requests.h)
- * and records the call, its caller and its payload items in one
- * reservation (hot_path.c); otherwise it calls PMPI_* and returns. The
- * communicator constructors give new communicators their ids in creation
- * order. Payload is worked out only for a call that succeeded: a failed
- * one (its error handler returned) is recorded with none, so that no
- * invalid handle reaches MPI again. */
+/* payload_wrappers.c: the point-to-point MPI functions whose calls scope
+ * records with what they carried (wrapped_call.h): sends (bytes = count x
+ * type size, the destination as a world rank), receives (from the
+ * status), and Wait/Test, which record the receives they complete (started
+ * by MPI_Irecv: recv_requests.h). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm_table.h"
-#include "payload.h"
-#include "payload_functions.h"
 #include "recv_requests.h"
-#include "thread_state.h"
-
-#define EXPORT __attribute__((visibility("default")))
-#define SMALL 32   /* items, requests and statuses kept on the stack */
-
-/* One recorded call being made. */
-struct wrapped_call {
-    uint32_t hook;
-    uint64_t start, end;
-    size_t n, cap;
-    struct scope_payload_item *item;
-    struct scope_payload_item small[SMALL];
-};
-
-/* Whether function f's call is recorded now (then it starts). */
-static inline int call_begins(struct wrapped_call *w, enum scope_wrapped_function f)
-{
-    uint32_t hook = scope_wrapped_hook[f];
-    if (!hook)
-        return 0;
-    w->hook = hook - 1;
-    w->n = 0;
-    w->cap = SMALL;
-    w->item = w->small;
-    return scope_wrapped_call_begins(&w->start);
-}
-
-static inline void call_returned(struct wrapped_call *w)
-{
-    w->end = scope_wrapped_clock();
-}
-
-static void add_item(struct wrapped_call *w, enum scope_item_kind kind, int64_t bytes, int32_t peer,
-                     int tag, const struct scope_comm *c)
-{
-    if (w->n == w->cap) {
-        struct scope_payload_item *more = malloc(2 * w->cap * sizeof *more);
-        if (!more)
-            return;
-        memcpy(more, w->item, w->n * sizeof *more);
-        if (w->item != w->small)
-            free(w->item);
-        w->item = more;
-        w->cap *= 2;
-    }
-    w->item[w->n++] = (struct scope_payload_item){bytes, peer, tag, c ? c->id : -1, (int32_t)kind};
-}
-
-/* Records the call; `caller` is its return address in the application. */
-static inline void call_ends(struct wrapped_call *w, void *caller)
-{
-    scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller, w->item, w->n);
-    if (w->item != w->small)
-        free(w->item);
-}
+#include "wrapped_call.h"
 
 /* A message of count x type sent to dest (MPI_PROC_NULL: none). */
 static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int dest, int tag,

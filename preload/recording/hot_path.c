@@ -516,17 +516,18 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
 }
 
 /* Communicator `id` of n members (world ranks), defined in the calling
- * thread's records; 0, or -1 when they could not take it. */
+ * thread's records (an active one: scope's own code, busy, may call it);
+ * 0, or -1 when they could not take it. */
 __attribute__((visibility("hidden"))) int scope_record_communicator(uint32_t id,
                                                                     const int32_t *members,
                                                                     uint32_t n)
 {
     struct scope_thread *t = &scope_tls;
-    uint64_t unused;
-    if (!scope_wrapped_call_begins(&unused))
+    if (t->status != SCOPE_THREAD_ACTIVE || !scope_recording)
         return -1;
     size_t nrec = scope_commdef_records(n);
-    t->busy = 1;
+    int busy = t->busy;
+    t->busy = busy + 1;
     struct scope_record *r = take_slots(t, nrec);
     if (r) {   /* header first, as for stacks */
         scope_commdef_encode(r, id, n);
@@ -538,6 +539,6 @@ __attribute__((visibility("hidden"))) int scope_record_communicator(uint32_t id,
             r[1 + i].end_word = w[2] | w[3] << 32;
         }
     }
-    t->busy = 0;
+    t->busy = busy;
     return r ? 0 : -1;
 }

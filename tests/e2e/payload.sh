@@ -1,8 +1,8 @@
 #!/bin/bash
-# payload.sh: what MPI calls carried (tests/programs/payload_p2p.c on 4
-# ranks, with the shipped mpi-p2p.conf): every call's bytes, peer, tag,
-# communicator and messages, checked by check_payload.py; with "recover"
-# the job aborts and the file `scope recover` writes must say the same.
+# payload.sh: what MPI calls carried: PROGRAM (tests/programs/payload_*.c)
+# on 4 ranks with CONFIG (a shipped config), every call's bytes, peer, tag,
+# communicator and messages checked by CHECKER; with "recover" the job
+# aborts and the file `scope recover` writes must say the same.
 # usage: payload.sh finalize|recover  (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON CHECKER)
 set -euo pipefail
 mode=$1
@@ -26,7 +26,7 @@ if [ "$mode" = recover ]; then
     [ -f profiling_data.h5 ] || fail "scope recover failed"
 else
     $MPIRUN -n 4 "$SCOPE_CLI" run -c "$CONFIG" -- "$PROGRAM" >out.txt 2>err.txt || fail "run failed"
-    grep -q "payload_p2p: done" out.txt || fail "the program did not finish"
+    grep -q "^payload_.*: done" out.txt || fail "the program did not finish"
     grep -q "^scope: wrote profiling_data.h5 (.* calls, 4 ranks)" err.txt || fail "not written"
     [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "scope said more than one line"
 fi
