@@ -31,6 +31,19 @@
     X(TESTALL, "MPI_Testall", "p2p")                        \
     X(TESTANY, "MPI_Testany", "p2p")                        \
     X(TESTSOME, "MPI_Testsome", "p2p")                      \
+    X(SEND_INIT, "MPI_Send_init", "p2p")                    \
+    X(SSEND_INIT, "MPI_Ssend_init", "p2p")                  \
+    X(BSEND_INIT, "MPI_Bsend_init", "p2p")                  \
+    X(RSEND_INIT, "MPI_Rsend_init", "p2p")                  \
+    X(RECV_INIT, "MPI_Recv_init", "p2p")                    \
+    X(START, "MPI_Start", "p2p")                            \
+    X(STARTALL, "MPI_Startall", "p2p")                      \
+    X(PROBE, "MPI_Probe", "p2p")                            \
+    X(IPROBE, "MPI_Iprobe", "p2p")                          \
+    X(MPROBE, "MPI_Mprobe", "p2p")                          \
+    X(IMPROBE, "MPI_Improbe", "p2p")                        \
+    X(MRECV, "MPI_Mrecv", "p2p")                            \
+    X(IMRECV, "MPI_Imrecv", "p2p")                          \
     X(BARRIER, "MPI_Barrier", "collective")                 \
     X(IBARRIER, "MPI_Ibarrier", "collective")               \
     X(BCAST, "MPI_Bcast", "collective")                     \

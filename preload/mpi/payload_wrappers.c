@@ -2,12 +2,12 @@
  * records with what they carried (wrapped_call.h): sends (bytes = count x
  * type size, the destination as a world rank), receives (from the
  * status), and Wait/Test, which record the receives they complete (started
- * by MPI_Irecv: recv_requests.h). */
+ * by MPI_Irecv: request_table.h). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "recv_requests.h"
+#include "request_table.h"
 #include "wrapped_call.h"
 
 /* A message of count x type sent to dest (MPI_PROC_NULL: none). */
@@ -21,19 +21,6 @@ static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int d
         return;
     }
     add_item(w, SCOPE_ITEM_SENT, (int64_t)count * size, scope_comm_world_rank(c, dest), tag, c);
-}
-
-/* The message a completed receive on c got, from its status. */
-static void add_received(struct wrapped_call *w, const MPI_Status *st, const struct scope_comm *c)
-{
-    MPI_Count bytes = 0;
-    if (st->MPI_SOURCE == MPI_PROC_NULL ||
-        PMPI_Get_elements_x(st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED) {
-        add_item(w, SCOPE_ITEM_CALL, 0, -1, -1, c);
-        return;
-    }
-    add_item(w, SCOPE_ITEM_RECEIVED, (int64_t)bytes, scope_comm_world_rank(c, st->MPI_SOURCE),
-             st->MPI_TAG, c);
 }
 
 /* Whether a Wait or Test is recorded: receives must then be followed. */
@@ -121,7 +108,8 @@ EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int ta
         call_returned(&w);
     const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;
     if (c && completions_recorded())
-        scope_recv_started(*request, c);
+        scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request),
+                         &(struct scope_handle_info){.comm = c});
     if (recorded) {
         if (c)
             add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, source),
@@ -197,7 +185,7 @@ static MPI_Status *completion_begins(struct completion *k, int n, const MPI_Requ
     k->statuses = statuses;
     if (single && statuses == MPI_STATUS_IGNORE)
         k->statuses = own;
-    if (!scope_recvs_pending() || n <= 0)
+    if (scope_pending_recvs.n == 0 || n <= 0)
         return k->statuses;
     k->n = n;
     k->before = n <= SMALL ? k->small_requests : malloc((size_t)n * sizeof *k->before);
@@ -228,9 +216,11 @@ static void completion_ends(struct wrapped_call *w, struct completion *k, int re
         return;
     for (int i = 0; i < count; i++) {
         int r = index ? index[i] : i;
-        const struct scope_comm *c = r >= 0 && r < k->n ? scope_recv_completed(k->before[r]) : NULL;
-        if (c && recorded)
-            add_received(w, &k->statuses[i], c);
+        struct scope_handle_info recv;
+        if (r >= 0 && r < k->n &&
+            scope_handle_get(&scope_pending_recvs, SCOPE_HANDLE_KEY(k->before[r]), &recv, 1) &&
+            recorded)
+            add_received(w, &k->statuses[i], recv.comm);
     }
     if (k->before != k->small_requests)
         free(k->before);
@@ -247,7 +237,7 @@ static void completion_ends(struct wrapped_call *w, struct completion *k, int re
     {                                                                                        \
         struct wrapped_call w;                                                               \
         int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        if (!recorded && !scope_recvs_pending())                                             \
+        if (!recorded && scope_pending_recvs.n == 0)                                         \
             return PMPI_##NAME ARGS;                                                         \
         MPI_Status own;                                                                      \
         struct completion k;                                                                 \

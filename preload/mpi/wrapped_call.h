@@ -79,6 +79,19 @@ static inline void call_ends(struct wrapped_call *w, void *caller)
         free(w->item);
 }
 
+/* The message a completed receive on c got, from its status. */
+static inline void add_received(struct wrapped_call *w, const MPI_Status *st, const struct scope_comm *c)
+{
+    MPI_Count bytes = 0;
+    if (st->MPI_SOURCE == MPI_PROC_NULL ||
+        PMPI_Get_elements_x(st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED) {
+        add_item(w, SCOPE_ITEM_CALL, 0, -1, -1, c);
+        return;
+    }
+    add_item(w, SCOPE_ITEM_RECEIVED, (int64_t)bytes, scope_comm_world_rank(c, st->MPI_SOURCE),
+             st->MPI_TAG, c);
+}
+
 /* count values of type in bytes (0 when the type is not valid). */
 static inline int64_t type_bytes(int64_t count, MPI_Datatype type)
 {

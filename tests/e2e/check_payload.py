@@ -4,7 +4,9 @@ Waitall messages (receives from MPI_ANY_SOURCE/MPI_ANY_TAG resolved), the
 halo's Sendrecv peers as world ranks (from payload-expected-rank{r}.txt,
 which the program wrote), the blocking pair and the send to MPI_PROC_NULL,
 the communicator table, totals sent == received per pair of ranks, and the
-Isend call sites in the program's ring().
+Isend call sites in the program's ring(); persistent requests started by
+MPI_Startall and completed by MPI_Waitall; MPI_Mprobe + MPI_Mrecv and
+MPI_Probe + MPI_Recv.
 usage: check_payload.py FILE DIR_OF_EXPECTED_FILES"""
 import collections
 import sys
@@ -79,16 +81,22 @@ with h5py.File(path) as f:
         if calls != 2 * ITERATIONS or any(cols["bytes"]) or msgs or set(cols["peer"]) != {-1}:
             fail(f"rank {r}: MPI_Irecv {calls} calls {cols} {msgs}")
         # Waitall: the two messages from MPI_ANY_SOURCE, resolved
+        # (then two for the persistent requests, each receiving one message)
         calls, cols, msgs, _ = region(f, r, "MPI_Waitall")
         want_recv = sorted([(left, 40 * (left + 1), 100 + left), (right, 160 * (right + 1), 200 + right)])
-        if calls != ITERATIONS:
+        persistent = [(left, 12 * (left + 1), 300 + left)]
+        if calls != ITERATIONS + 2:
             fail(f"rank {r}: {calls} MPI_Waitall calls")
         for i, ms in sorted(by_call(msgs).items()):
-            if sorted((m[1], m[2], m[3]) for m in ms) != want_recv or any(m[0] != 1 for m in ms):
-                fail(f"rank {r}: MPI_Waitall call {i} received {ms}, want {want_recv}")
-        if len(by_call(msgs)) != ITERATIONS or cols["bytes"] != [sum(b for _, b, _ in want_recv)] * ITERATIONS:
+            want = want_recv if i < ITERATIONS else persistent
+            if sorted((m[1], m[2], m[3]) for m in ms) != want or any(m[0] != 1 for m in ms):
+                fail(f"rank {r}: MPI_Waitall call {i} received {ms}, want {want}")
+        if len(by_call(msgs)) != ITERATIONS + 2 or \
+                cols["bytes"] != [sum(b for _, b, _ in want_recv)] * ITERATIONS + [12 * (left + 1)] * 2:
             fail(f"rank {r}: MPI_Waitall bytes {cols['bytes']} messages {msgs}")
-        dup_ids |= set(cols["comm"])
+        dup_ids |= set(cols["comm"][:ITERATIONS])
+        if cols["comm"][ITERATIONS:] != [0, 0]:
+            fail(f"rank {r}: the persistent requests' MPI_Waitall communicators {cols['comm']}")
         # the halo: Sendrecv on the Cartesian communicator, peers as world ranks
         calls, cols, msgs, _ = region(f, r, "MPI_Sendrecv")
         if calls != len(halo):
@@ -104,16 +112,34 @@ with h5py.File(path) as f:
         cart_ids |= set(cols["comm"])
         if len(cart_ids) != 1 or members_of(next(iter(cart_ids))) != cart:
             fail(f"rank {r}: the Cartesian communicator {cart_ids} is not {cart}")
-        # the blocking pair, and a send to MPI_PROC_NULL on every rank
+        # the blocking pair, a send to MPI_PROC_NULL on every rank, the probed ones
         calls, cols, msgs, _ = region(f, r, "MPI_Send")
-        want = ([(1, 256, 7)] if r == 0 else []) + [(-1, 0, 8)]
+        want = ([(1, 256, 7)] if r == 0 else []) + [(-1, 0, 8)] + \
+            {0: [(1, 20, 400)], 1: [(2, 72, 401)]}.get(r, [])
         if list(zip(cols["peer"], cols["bytes"], cols["tag"])) != want or \
-                len(msgs) != (1 if r == 0 else 0):
+                len(msgs) != len([w for w in want if w[0] >= 0]):
             fail(f"rank {r}: MPI_Send {cols} {msgs}")
+        def one_call(name, want):
+            _, cols, msgs, _ = region(f, r, name)
+            got = (cols["peer"], cols["bytes"], cols["tag"], cols["comm"])
+            if got != tuple([v] for v in want):
+                fail(f"rank {r}: {name} (peer, bytes, tag, comm) {got}, want {want}")
+            return msgs
         if r == 1:
-            calls, cols, msgs, _ = region(f, r, "MPI_Recv")
-            if (cols["peer"], cols["bytes"], cols["tag"], cols["comm"]) != ([0], [256], [7], [0]):
-                fail(f"rank 1: MPI_Recv {cols}")
+            one_call("MPI_Recv", (0, 256, 7, 0))
+            one_call("MPI_Mprobe", (0, 0, 400, 0))
+            if one_call("MPI_Mrecv", (0, 20, 400, 0)) != [(0, 1, 0, 20, 400, 0)]:
+                fail("rank 1: MPI_Mrecv's message")
+        if r == 2:
+            one_call("MPI_Probe", (1, 0, 401, 0))
+            one_call("MPI_Recv", (1, 72, 401, 0))
+        # persistent requests: the inits move nothing, each Startall sends
+        one_call("MPI_Send_init", (right, 0, 300 + r, 0))
+        one_call("MPI_Recv_init", (left, 0, -1, 0))
+        _, cols, msgs, _ = region(f, r, "MPI_Startall")
+        if cols["bytes"] != [12 * (r + 1)] * 2 or \
+                [m[1:5] for m in msgs] != [(0, right, 12 * (r + 1), 300 + r)] * 2:
+            fail(f"rank {r}: MPI_Startall {cols} {msgs}")
         for name in f[f"rank{r}/regions"]:
             if "msg_kind" in f[f"rank{r}/regions/{name}"]:
                 _, _, msgs, _ = region(f, r, name)

@@ -8,7 +8,11 @@
  * reorder, 5 doubles along dimension 0 and 7 along dimension 1 (tag
  * 10 dim + dir), whose neighbours as world ranks each rank writes to
  * payload-expected-rank{r}.txt; a blocking MPI_Send/MPI_Recv pair and one
- * to MPI_PROC_NULL. With "abort", MPI_Abort ends the job (for scope
+ * to MPI_PROC_NULL; persistent requests around the ring (MPI_Send_init of
+ * 3 (r + 1) ints to the right, tag 300 + r, MPI_Recv_init from the left,
+ * twice MPI_Startall and MPI_Waitall); 5 ints from rank 0 to rank 1 (tag
+ * 400) taken by MPI_Mprobe and MPI_Mrecv, 9 doubles from rank 1 to rank 2
+ * (tag 401) found by MPI_Probe and taken by MPI_Recv. With "abort", MPI_Abort ends the job (for scope
  * recover) instead of MPI_Finalize. */
 #include <mpi.h>
 #include <stdio.h>
@@ -66,6 +70,41 @@ static __attribute__((noinline)) void blocking(int rank)
     MPI_Send(v, 64, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD);
 }
 
+static __attribute__((noinline)) void persistent(int rank, int size)
+{
+    static int out[64], in[64];
+    MPI_Request req[2];
+    MPI_Status st[2];
+    MPI_Send_init(out, 3 * (rank + 1), MPI_INT, (rank + 1) % size, 300 + rank, MPI_COMM_WORLD,
+                  &req[0]);
+    MPI_Recv_init(in, 64, MPI_INT, (rank + size - 1) % size, MPI_ANY_TAG, MPI_COMM_WORLD, &req[1]);
+    for (int i = 0; i < 2; i++) {
+        MPI_Startall(2, req);
+        MPI_Waitall(2, req, st);
+    }
+    MPI_Request_free(&req[0]);
+    MPI_Request_free(&req[1]);
+}
+
+static __attribute__((noinline)) void probes(int rank)
+{
+    int ints[5] = {0};
+    double doubles[9] = {0};
+    MPI_Status st;
+    if (rank == 0)
+        MPI_Send(ints, 5, MPI_INT, 1, 400, MPI_COMM_WORLD);
+    if (rank == 1) {
+        MPI_Message m;
+        MPI_Mprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &m, &st);
+        MPI_Mrecv(ints, 5, MPI_INT, &m, MPI_STATUS_IGNORE);
+        MPI_Send(doubles, 9, MPI_DOUBLE, 2, 401, MPI_COMM_WORLD);
+    }
+    if (rank == 2) {
+        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(doubles, 9, MPI_DOUBLE, 1, 401, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -100,6 +139,8 @@ int main(int argc, char **argv)
         halo(cart, i, expected);
     }
     blocking(rank);
+    persistent(rank, size);
+    probes(rank);
     fclose(expected);
     MPI_Comm_free(&dup);
     MPI_Barrier(MPI_COMM_WORLD);
