@@ -291,9 +291,12 @@ static void claim_wrapped(struct candidate *c)
 }
 
 /* Whether the function at c's address (c or an alias) is wrapped: never
- * patched then, whatever name selected it. */
+ * patched then, whatever name selected it (unless payload is off:
+ * SCOPE_MPI_PAYLOAD=0). */
 static int wrapped_address(const struct candidates *all, size_t i)
 {
+    if (scope_rt.mpi_payload_off)
+        return 0;
     size_t first = i;
     while (first > 0 && all->v[first - 1].address == all->v[i].address)
         first--;

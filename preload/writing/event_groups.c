@@ -172,10 +172,11 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     g->region_hook = calloc(nregions ? nregions : 1, sizeof(uint32_t));
     g->region_self = calloc(nregions ? nregions : 1, sizeof(int64_t));
     g->region_unfinished = calloc(nregions ? nregions : 1, sizeof(uint64_t));
+    g->region_carries = calloc(nregions ? nregions : 1, 1);
     struct self_pass self;
     int rc = self_pass_init(&self, self_calls);
     if (rc != 0 || !batch || !offsets || !counts || !g->region_begin || !g->region_hook ||
-        !g->region_self || !g->region_unfinished) {
+        !g->region_self || !g->region_unfinished || !g->region_carries) {
         snprintf(err, errlen, "out of memory grouping events");
         rc = -1;
     }
@@ -188,8 +189,10 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
             break;
         }
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
-        for (long i = 0; i < n; i++)
+        for (long i = 0; i < n; i++) {
             g->region_unfinished[hook_region[batch[i].hook]] += batch[i].unfinished;
+            g->region_carries[hook_region[batch[i].hook]] |= batch[i].carries;
+        }
         free(sorted);
         sorted = malloc(((size_t)n + 1) * sizeof(*sorted));
         if (!sorted) {
@@ -231,7 +234,8 @@ void scope_event_groups_take_payload(struct scope_event_groups *g,
     *store = (struct scope_payload_store){0};
     g->region_payload = calloc(g->nregions ? g->nregions : 1, sizeof *g->region_payload);
     for (size_t h = 0; g->region_payload && h < nhooks; h++)
-        if (hook_region[h] < g->nregions && scope_payload_family(hook_symbol[h]))
+        if (hook_region[h] < g->nregions && g->region_carries[hook_region[h]] &&
+            scope_payload_family(hook_symbol[h]))
             g->region_payload[hook_region[h]] = scope_payload_family(hook_symbol[h]);
 }
 
@@ -250,6 +254,7 @@ void scope_event_groups_free(struct scope_event_groups *g)
     free(g->region_hook);
     scope_region_clones_free(g->region_clones, g->nregions);
     free(g->region_payload);
+    free(g->region_carries);
     free(g->comm_ids);
     scope_payload_store_free(&g->payload);
     free(g->region_self);

@@ -43,6 +43,7 @@ struct scope_event_groups {
     uint32_t *region_hook;        /* a hook of each region, for its attributes */
     char **region_clones;         /* its clones' tags (region_clones.h): set by */
                                   /* the caller, freed with the groups */
+    unsigned char *region_carries; /* its calls were recorded with payload */
     const char **region_payload;  /* its payload family or NULL (set by the */
                                   /* caller, static strings; the array freed) */
     struct scope_payload_store payload;   /* the items events name and the */
@@ -77,7 +78,8 @@ void scope_event_groups_free(struct scope_event_groups *g);
 
 /* The payload items and communicators the groups' reader collected into
  * `store` become the groups' (store is left empty); each region whose hook
- * is a wrapped MPI function (hook_symbol) gets its payload family. */
+ * is a wrapped MPI function (hook_symbol) and whose calls were recorded
+ * with payload (not patched: SCOPE_MPI_PAYLOAD=0) gets its payload family. */
 void scope_event_groups_take_payload(struct scope_event_groups *g,
                                      struct scope_payload_store *store,
                                      const char *const *hook_symbol, const uint32_t *hook_region,

@@ -146,6 +146,7 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
         }
         if (scope_record_is_payload(x)) {
             r->items_left = (uint32_t)(x->start_word & SCOPE_TIME_MASK);
+            r->held.carries = r->holding;
             continue;
         }
         if (r->holding)
@@ -182,6 +183,7 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
         e->callsite = -1;
         e->nitems = 0;
         e->item_first = 0;
+        e->carries = 0;
         e->unfinished = r->unfinished_left > 0 && (x->end_word & SCOPE_TIME_MASK) == r->unfinished_end;
         r->unfinished_left -= e->unfinished;
         r->holding = 1;

@@ -20,6 +20,7 @@ struct scope_event {
     int32_t thread;            /* per-process thread number */
     int32_t callsite;          /* -1 none, else its index in the reader's sites */
     uint8_t unfinished;        /* open when recording stopped: ended by scope */
+    uint8_t carries;           /* recorded with a payload header (a wrapper's call) */
     uint32_t nitems;           /* payload items (payload.h) it carried, */
     uint64_t item_first;       /* from this one in the reader's payload store */
 };

@@ -1,8 +1,8 @@
 /* sorted_runs.c: sorted runs of events in an unlinked file, merged per
  * region (see sorted_runs.h). An event is stored as six zigzag varints:
  * its start minus the previous start of its region in the run, its
- * duration, its thread, its call site, its number of payload items and the
- * first one's index; a typical call takes 6 to 8 bytes instead of the 48
+ * duration, its thread, its call site, its number of payload items (+ 1,
+ * 0 when it carries none) and the first one's index; a typical call takes 6 to 8 bytes instead of the 48
  * of struct scope_event, so the file written and read back is about six
  * times smaller. The merge keeps the runs in a
  * binary heap by their next event, so taking an event costs about two
@@ -107,7 +107,7 @@ int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event 
             p = put_varint(p, difference(e->end, e->start));
             p = put_varint(p, e->thread);
             p = put_varint(p, e->callsite);
-            p = put_varint(p, e->nitems);
+            p = put_varint(p, e->carries ? (int64_t)e->nitems + 1 : 0);
             p = put_varint(p, (int64_t)e->item_first);
             prev = e->start;
         }
@@ -159,7 +159,9 @@ static int advance(struct scope_sorted_runs *s, struct scope_run_head *h)
     h->prev_start = sum(h->prev_start, delta);
     h->event = (struct scope_event){.start = h->prev_start, .end = sum(h->prev_start, duration),
                                     .thread = (int32_t)thread, .callsite = (int32_t)callsite,
-                                    .nitems = (uint32_t)nitems, .item_first = (uint64_t)item_first};
+                                    .carries = nitems > 0,
+                                    .nitems = nitems > 0 ? (uint32_t)(nitems - 1) : 0,
+                                    .item_first = (uint64_t)item_first};
     return 0;
 }
 
