@@ -1,9 +1,13 @@
 /* wrapped_call.h: one recorded call of an MPI function scope wraps
  * (payload_functions.h). When the config selected the function (the
- * patcher gave it a hook instead of patching it), its wrapper times the
+ * patcher gave the wrapper the function's hook), its wrapper times the
  * call to PMPI_*, works out what it moved as payload items (payload.h)
  * and records the call, its caller and its items in one reservation
- * (hot_path.c); otherwise it calls PMPI_* and returns. Payload is worked
+ * (hot_path.c); otherwise it calls PMPI_* and returns. From the call's
+ * start to its record the thread is busy: the function's own patch (it
+ * records the calls that do not come through the wrapper, like Open MPI's
+ * Fortran bindings') passes through, and what scope asks MPI itself (type
+ * sizes, groups, counts) is not recorded either. Payload is worked
  * out only for a call that succeeded: a failed one (its error handler
  * returned) is recorded with none, so that no invalid handle reaches MPI
  * again. */
@@ -42,16 +46,15 @@ static inline int call_begins(struct wrapped_call *w, enum scope_wrapped_functio
     w->n = 0;
     w->cap = SMALL;
     w->item = w->small;
-    return scope_wrapped_call_begins(&w->start);
+    if (!scope_wrapped_call_begins(&w->start))
+        return 0;
+    scope_tls.busy++;
+    return 1;
 }
 
-/* The call returned: what scope asks MPI from now on (type sizes,
- * groups, counts) is its own, not recorded even when the config selects
- * those functions. */
 static inline void call_returned(struct wrapped_call *w)
 {
     w->end = scope_wrapped_clock();
-    scope_tls.busy++;
 }
 
 static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, int64_t bytes, int32_t peer,

@@ -183,6 +183,20 @@ static uint32_t region_of(const char *name)
     return (uint32_t)scope_rt.nregions++;
 }
 
+/* An MPI function libscope wraps (payload_functions.h) gets the hook as
+ * well: its wrapper records the calls that reach it (the program's C calls)
+ * with their payload, the patch those that do not (Open MPI's Fortran
+ * bindings call PMPI_* directly), the patch passing through while the
+ * wrapper's own call runs. SCOPE_MPI_PAYLOAD=0: the patch alone. */
+static void note_wrapped(const char *symbol, uint32_t id)
+{
+    int f = scope_wrapped_function_of(symbol);
+    if (f < 0 || scope_rt.mpi_payload_off || scope_wrapped_hook[f])
+        return;
+    scope_wrapped_hook[f] = id + 1;
+    scope_debug("%s: also recorded by scope's wrapper, with its payload", symbol);
+}
+
 /* Makes c hook number scope_rt.nhooks. */
 static int add_hook(struct candidate *c)
 {
@@ -192,6 +206,7 @@ static int add_hook(struct candidate *c)
     uint32_t region = region_of(c->name);
     if (region == UINT32_MAX)
         return -1;
+    note_wrapped(c->symbol, (uint32_t)scope_rt.nhooks);
     scope_rt.hooks[scope_rt.nhooks++] = (struct scope_hook){
         .name = scope_rt.regions[region], .symbol = c->symbol, .module = c->module,
         .value = c->value, .address = c->address, .region = region,
@@ -268,41 +283,6 @@ static int hook_by_thunk(struct candidate *c, const char *why, struct thunked_li
     set_callsite_depth(id, depth);
     if (exported)
         add_got_target(id, thunk);
-    return 0;
-}
-
-/* An MPI function libscope wraps (payload_functions.h): its wrapper records
- * its calls with their payload under a hook of its own (call sites of depth
- * 1 at most: the wrapper's caller), and the function itself is left
- * unpatched (its wrapper calls it through PMPI, which may be the same
- * code). Not a wrapped name (an alias of one): nothing. */
-static void claim_wrapped(struct candidate *c)
-{
-    int f = scope_wrapped_function_of(c->symbol);
-    if (f < 0 || scope_wrapped_hook[f] || !may_hook(c))
-        return;   /* the same function in another module: its wrapper has a hook */
-    uint32_t id = (uint32_t)scope_rt.nhooks;
-    int depth = c->callsite_depth;
-    if (add_hook(c) != 0)
-        return;
-    set_callsite_depth(id, depth > 1 ? 1 : depth);
-    scope_wrapped_hook[f] = id + 1;
-    scope_debug("%s: recorded by scope's wrapper, with its payload", scope_rt.hooks[id].symbol);
-}
-
-/* Whether the function at c's address (c or an alias) is wrapped: never
- * patched then, whatever name selected it (unless payload is off:
- * SCOPE_MPI_PAYLOAD=0). */
-static int wrapped_address(const struct candidates *all, size_t i)
-{
-    if (scope_rt.mpi_payload_off)
-        return 0;
-    size_t first = i;
-    while (first > 0 && all->v[first - 1].address == all->v[i].address)
-        first--;
-    for (size_t k = first; k < all->n && all->v[k].address == all->v[i].address; k++)
-        if (scope_wrapped_function_of(all->v[k].symbol) >= 0)
-            return 1;
     return 0;
 }
 
@@ -449,15 +429,7 @@ static size_t install_new(const struct scope_module_list *modules)
         goto out;
     }
     char why[256];
-    unsigned char *wrapped = calloc(cap, 1);
-    for (size_t i = 0; wrapped && i < c.n; i++)
-        wrapped[i] = (unsigned char)wrapped_address(&c, i);
-    for (size_t i = 0; wrapped && i < c.n; i++)
-        if (wrapped[i])
-            claim_wrapped(&c.v[i]);   /* its aliases are left alone */
     for (size_t i = 0; i < c.n; i++) {
-        if (!wrapped || wrapped[i])
-            continue;   /* wrapped: claimed above */
         if ((i > 0 && c.v[i].address == c.v[i - 1].address) || !may_hook(&c.v[i]))
             continue;   /* an alias of the function just hooked, or never hooked */
         struct scope_function_code f = live_code(&c.v[i]);
@@ -494,7 +466,6 @@ static size_t install_new(const struct scope_module_list *modules)
     free(pending.hook);
     free(inline_ok);
     free(applied);
-    free(wrapped);
     /* The new functions in every module, the earlier ones in the new
      * modules (a dlopen of a plugin must not read every module again). */
     scope_got_redirect(modules->v, modules->n, got_targets + got_before,
