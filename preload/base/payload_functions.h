@@ -77,7 +77,21 @@
     X(ALLTOALLV, "MPI_Alltoallv", "collective")             \
     X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
     X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
-    X(IALLTOALLW, "MPI_Ialltoallw", "collective")
+    X(IALLTOALLW, "MPI_Ialltoallw", "collective")           \
+    X(PUT, "MPI_Put", "rma")                                \
+    X(GET, "MPI_Get", "rma")                                \
+    X(ACCUMULATE, "MPI_Accumulate", "rma")                  \
+    X(RPUT, "MPI_Rput", "rma")                              \
+    X(RGET, "MPI_Rget", "rma")                              \
+    X(RACCUMULATE, "MPI_Raccumulate", "rma")                \
+    X(FILE_READ, "MPI_File_read", "io")                     \
+    X(FILE_WRITE, "MPI_File_write", "io")                   \
+    X(FILE_READ_ALL, "MPI_File_read_all", "io")             \
+    X(FILE_WRITE_ALL, "MPI_File_write_all", "io")           \
+    X(FILE_READ_AT, "MPI_File_read_at", "io")               \
+    X(FILE_WRITE_AT, "MPI_File_write_at", "io")             \
+    X(FILE_READ_AT_ALL, "MPI_File_read_at_all", "io")       \
+    X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", "io")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,

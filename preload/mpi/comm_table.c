@@ -16,6 +16,8 @@
 #define SLOTS 4096                 /* communicators alive at once, at most */
 
 static struct scope_comm *_Atomic slots[SLOTS];
+/* windows: (handle, its communicator's entry), published by the entry */
+static struct { MPI_Win win; const struct scope_comm *_Atomic comm; } windows[SLOTS];
 static struct scope_comm tombstone;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int32_t next_id = 1;        /* 0 is MPI_COMM_WORLD's */
@@ -168,5 +170,59 @@ void scope_comm_forget(MPI_Comm comm)
     size_t s = find(comm, &found);
     if (found)
         atomic_store_explicit(&slots[s], &tombstone, memory_order_release);
+    pthread_mutex_unlock(&lock);
+}
+
+static size_t window_slot(MPI_Win win)
+{
+    uint64_t key = 0;
+    memcpy(&key, &win, sizeof win < sizeof key ? sizeof win : sizeof key);
+    key *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(key >> 40) % SLOTS;
+}
+
+void scope_window_created(MPI_Win win, MPI_Comm comm)
+{
+    const struct scope_comm *c = scope_comm_of(comm);
+    pthread_mutex_lock(&lock);
+    size_t s = window_slot(win);
+    for (size_t k = 0; c && k < SLOTS; k++, s = (s + 1) % SLOTS) {
+        const struct scope_comm *e = atomic_load(&windows[s].comm);
+        if (!e || e == &tombstone || memcmp(&windows[s].win, &win, sizeof win) == 0) {
+            atomic_store(&windows[s].comm, NULL);   /* the handle first, then the entry */
+            windows[s].win = win;
+            atomic_store_explicit(&windows[s].comm, c, memory_order_release);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+const struct scope_comm *scope_window_comm(MPI_Win win)
+{
+    size_t s = window_slot(win);
+    for (size_t k = 0; k < SLOTS; k++, s = (s + 1) % SLOTS) {
+        const struct scope_comm *e = atomic_load_explicit(&windows[s].comm, memory_order_acquire);
+        if (!e)
+            return NULL;
+        if (e != &tombstone && memcmp(&windows[s].win, &win, sizeof win) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+void scope_window_forget(MPI_Win win)
+{
+    pthread_mutex_lock(&lock);
+    size_t s = window_slot(win);
+    for (size_t k = 0; k < SLOTS; k++, s = (s + 1) % SLOTS) {
+        const struct scope_comm *e = atomic_load(&windows[s].comm);
+        if (!e)
+            break;
+        if (e != &tombstone && memcmp(&windows[s].win, &win, sizeof win) == 0) {
+            atomic_store_explicit(&windows[s].comm, &tombstone, memory_order_release);
+            break;
+        }
+    }
     pthread_mutex_unlock(&lock);
 }

@@ -3,7 +3,8 @@
  * MPI_COMM_WORLD, the others numbered in the order they were created or
  * first seen) and the world rank of each of its ranks (of the remote group
  * for an intercommunicator), translated once per communicator. Each is
- * defined in the record stream (record.h) before a payload item names it. */
+ * defined in the record stream (record.h) before a payload item names it.
+ * One-sided windows map to the communicator they were created over. */
 #ifndef SCOPE_COMM_TABLE_H
 #define SCOPE_COMM_TABLE_H
 
@@ -29,6 +30,13 @@ const struct scope_comm *scope_comm_of(MPI_Comm comm);
 void scope_comm_created(MPI_Comm comm);
 /* comm is about to be freed: its handle may come back for another one. */
 void scope_comm_forget(MPI_Comm comm);
+
+/* A window created over comm: its targets are comm's ranks. */
+void scope_window_created(MPI_Win win, MPI_Comm comm);
+/* win is about to be freed. */
+void scope_window_forget(MPI_Win win);
+/* The communicator of win's group, NULL when not known. */
+const struct scope_comm *scope_window_comm(MPI_Win win);
 
 /* The world rank of rank r of c, -1 when none (MPI_PROC_NULL, out of range). */
 static inline int32_t scope_comm_world_rank(const struct scope_comm *c, int r)
