@@ -6,6 +6,7 @@
  * memory. */
 #include "comm_table.h"
 
+#include "log.h"
 #include "thread_state.h"
 
 #include <pthread.h>
@@ -89,12 +90,19 @@ static struct scope_comm *make_entry(MPI_Comm comm)
     return e;
 }
 
-/* Puts e's definition in the records once (under the lock). */
+/* Puts e's definition in the records once (under the lock); a thread that
+ * does not record yet leaves it for a later call, a buffer that cannot
+ * take it (a communicator larger than its slices) gives up: the file then
+ * lacks that communicator, its calls' peers are world ranks all the same. */
 static void record_definition(struct scope_comm *e)
 {
-    if (!e->recorded)
-        e->recorded = scope_record_communicator((uint32_t)e->id, e->members,
-                                                (uint32_t)e->nmembers) == 0;
+    if (e->recorded)
+        return;
+    int rc = scope_record_communicator((uint32_t)e->id, e->members, (uint32_t)e->nmembers);
+    e->recorded = rc != -1;
+    if (rc == -2)
+        scope_debug("communicator %d of %d ranks: too large for the buffer, left out of the file",
+                    e->id, e->nmembers);
 }
 
 /* Under the lock: the slot of comm (its entry or the first free one), or

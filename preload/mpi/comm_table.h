@@ -19,7 +19,8 @@ struct scope_comm {
     int32_t *world;            /* world rank of each of those ranks */
     int32_t *members;          /* its own group as world ranks (= world unless */
     int nmembers;              /* an intercommunicator) */
-    int recorded;              /* its definition is in the records */
+    int recorded;              /* its definition is in the records (or */
+                               /* could never be) */
 };
 
 /* comm's entry, made on first sight; NULL when it cannot be had (out of

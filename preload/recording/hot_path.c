@@ -517,7 +517,8 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
 
 /* Communicator `id` of n members (world ranks), defined in the calling
  * thread's records (an active one: scope's own code, busy, may call it);
- * 0, or -1 when they could not take it. */
+ * 0, -1 when the thread does not record now, -2 when its buffer cannot
+ * take the definition. */
 __attribute__((visibility("hidden"))) int scope_record_communicator(uint32_t id,
                                                                     const int32_t *members,
                                                                     uint32_t n)
@@ -540,5 +541,5 @@ __attribute__((visibility("hidden"))) int scope_record_communicator(uint32_t id,
         }
     }
     t->busy = busy;
-    return r ? 0 : -1;
+    return r ? 0 : -2;
 }

@@ -90,7 +90,8 @@ uint64_t scope_wrapped_clock(void);
 void scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t return_address,
                              const struct scope_payload_item *items, size_t nitems);
 /* Defines communicator `id` (members: world ranks) in the calling thread's
- * records (record.h), if it records; -1 when they could not take it. */
+ * records (record.h), if it records: 0; -1 when the thread does not
+ * record now, -2 when its buffer cannot take the definition. */
 int scope_record_communicator(uint32_t id, const int32_t *members, uint32_t n);
 
 /* Ends, in the record, the calling thread's open calls (hot_path.c), just

@@ -1,9 +1,10 @@
 #!/bin/bash
 # payload_fortran.sh: Fortran MPI calls under the MPI configs stay recorded
-# (timed, and with their payload where the binding reaches the C wrappers:
-# MPICH's do, Open MPI's call PMPI_* directly and are recorded by the
-# function's patch): the Fortran tutorial (`use mpi`) on 2 ranks with
-# mpi-all.conf has its one MPI_Barrier per rank in the file.
+# (by scope's Fortran wrapper, by the C wrapper the binding reaches, or,
+# for Open MPI's bindings of functions scope has no Fortran wrapper of,
+# which call PMPI_* directly, by the function's patch): the Fortran
+# tutorial (`use mpi`) on 2 ranks with mpi-all.conf has its one
+# MPI_Barrier per rank in the file.
 # usage: payload_fortran.sh   (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-payload-fortran-XXXXXX")
