@@ -40,25 +40,6 @@ static hid_t utf8_string(void)
     return t;
 }
 
-/* Writes rows[0..n) of `mem` type as dataset `name` of `file_type`, with
- * the given rank and dims. */
-static int write_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_type,
-                         int rank, const hsize_t *dims, const void *rows,
-                         const struct h5_err *e)
-{
-    hid_t space = H5Screate_simple(rank, dims, NULL);
-    hid_t d = space < 0 ? H5I_INVALID_HID
-                        : H5Dcreate2(group, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT,
-                                     H5P_DEFAULT);
-    int rc = d < 0 || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0
-                 ? h5_fail(e, "cannot write /metadata/%s", name) : 0;
-    if (d >= 0)
-        H5Dclose(d);
-    if (space >= 0)
-        H5Sclose(space);
-    return rc;
-}
-
 static int write_frames(hid_t group, const struct scope_callsite_table *t,
                         const struct h5_err *e)
 {
@@ -83,7 +64,7 @@ static int write_frames(hid_t group, const struct scope_callsite_table *t,
         rc = h5_fail(e, "cannot make the call-site frame type");
     } else {
         hsize_t n = t->nframes;
-        rc = write_dataset(group, "callsite_frames", packed, mem, 1, &n, rows, e);
+        rc = h5_write_dataset(group, "callsite_frames", packed, mem, 1, &n, rows, e);
     }
     hid_t types[] = {packed, file, mem, string};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
@@ -108,7 +89,7 @@ int callsite_table_write(hid_t file, const struct scope_callsite_table *table,
     hsize_t dims[2] = {table->nsites, table->depth};
     int rc = write_frames(group, table, e);
     if (rc == 0)
-        rc = write_dataset(group, "callsites", H5T_STD_I32LE, H5T_NATIVE_INT32, 2, dims,
+        rc = h5_write_dataset(group, "callsites", H5T_STD_I32LE, H5T_NATIVE_INT32, 2, dims,
                            table->sites, e);
     H5Gclose(group);
     return rc;

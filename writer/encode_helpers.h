@@ -13,7 +13,7 @@
 
 #include "chunk_codec.h"
 
-#define ENCODE_HELPERS_MAX 3   /* a window has at most 4 columns */
+#define ENCODE_HELPERS_MAX 3   /* with the caller, 4 columns of a window at once */
 
 /* One column of a window to shuffle and deflate into out. */
 struct encode_job {

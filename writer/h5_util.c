@@ -146,3 +146,19 @@ hid_t h5_group_create(hid_t parent, const char *name)
         H5Eset_current_stack(why);   /* for h5_fail: H5Pclose cleared it */
     return group;
 }
+
+int h5_write_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                     const hsize_t *dims, const void *rows, const struct h5_err *e)
+{
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t d = space < 0 ? H5I_INVALID_HID
+                        : H5Dcreate2(group, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT,
+                                     H5P_DEFAULT);
+    int rc = d < 0 || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0
+                 ? h5_fail(e, "cannot write /metadata/%s", name) : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}

@@ -46,4 +46,9 @@ int h5_close(hid_t *id);
  * with its 11 attributes then costs 25 % more to write). <0 on error. */
 hid_t h5_group_create(hid_t parent, const char *name);
 
+/* Writes rows of `mem_type` as dataset `name` of `file_type` (contiguous),
+ * with the given rank and dims, in group (/metadata: its name in errors). */
+int h5_write_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_type, int rank,
+                     const hsize_t *dims, const void *rows, const struct h5_err *e);
+
 #endif

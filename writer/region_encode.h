@@ -1,6 +1,6 @@
 /* region_encode.h: one region's calls as the file stores them, window by
  * window: the columns (start, end, thread and, once a call has one, call
- * site of each call), encoded chunk by chunk as HDF5's shuffle + deflate
+ * site of each call; what MPI calls carried, and their messages), encoded chunk by chunk as HDF5's shuffle + deflate
  * pipeline would (chunk_codec.h), with the window's call statistics. It
  * knows nothing of HDF5 or MPI: libscope runs it on every rank at
  * MPI_Finalize, in parallel, and the writer only places the windows it is
@@ -24,36 +24,83 @@
  * compressed region takes 44 % less space, at 30 calls there is no gain. */
 #define REGION_COMPRESS_MIN ((size_t)128)
 
-enum { REGION_START, REGION_END, REGION_THREAD, REGION_CALLSITE, REGION_NCOLUMNS };
+/* The columns of a region. The calls' (one value per call): start, end,
+ * thread, call site, and for MPI calls with payload bytes, peer, tag,
+ * communicator; the messages' (one value per message of those calls,
+ * point-to-point: payload_format in README.md): the call's row, kind,
+ * peer, bytes, tag, communicator. */
+enum {
+    REGION_START, REGION_END, REGION_THREAD, REGION_CALLSITE,
+    REGION_BYTES, REGION_PEER, REGION_TAG, REGION_COMM,
+    REGION_MSG_CALL, REGION_MSG_KIND, REGION_MSG_PEER, REGION_MSG_BYTES, REGION_MSG_TAG,
+    REGION_MSG_COMM,
+    REGION_NCOLUMNS
+};
+#define REGION_CALL_COLUMNS REGION_MSG_CALL    /* columns of the calls */
+enum { REGION_CALLS, REGION_MESSAGES };          /* a window's group of columns */
 
 /* Bytes of one value of each column. */
 extern const size_t region_column_size[REGION_NCOLUMNS];
 
-/* One window of a region's calls, ready for the file. A region is either
- * one window (`extensible` 0: datasets of exactly n calls, one chunk of n,
- * or raw values when `chunk` is 0, for compact datasets) or a series of
- * windows of REGION_WINDOW calls (`extensible` 1: chunks of REGION_WINDOW,
- * the last one padded, datasets grown by each). */
+/* What the calls of a region carried, beside their times (MPI calls):
+ * per call, and per message with the index of its call among the calls
+ * given with it (in call order). */
+struct region_payload {
+    const int64_t *bytes;
+    const int32_t *peer, *tag, *comm;
+    size_t nmessages;
+    const int64_t *msg_call;
+    const int8_t *msg_kind;
+    const int32_t *msg_peer;
+    const int64_t *msg_bytes;
+    const int32_t *msg_tag, *msg_comm;
+};
+
+/* One window of a region's calls or of their messages (`group`), ready for
+ * the file. A group is either one window (`extensible` 0: datasets of
+ * exactly n values, one chunk of n, or raw values when `chunk` is 0, for
+ * compact datasets) or a series of windows of REGION_WINDOW values
+ * (`extensible` 1: chunks of REGION_WINDOW, the last one padded, datasets
+ * grown by each). A region's message windows all come before its last
+ * window of calls, which ends the region. */
 struct region_window {
-    uint64_t n;                 /* calls in the window */
-    uint64_t chunk;             /* chunk length in calls, 0: raw values */
+    uint64_t n;                 /* values in the window */
+    uint64_t chunk;             /* chunk length in values, 0: raw values */
+    int32_t group;              /* REGION_CALLS or REGION_MESSAGES */
     int32_t extensible;
-    int32_t last;               /* the region's last window */
+    int32_t last;               /* the group's last window */
     int32_t has_callsites;      /* the call-site column is included: a call */
                                 /* of the region had one, here or earlier */
+    int32_t has_payload;        /* the region's calls carry payload */
     uint64_t bytes[REGION_NCOLUMNS];
     const unsigned char *data[REGION_NCOLUMNS];
     struct call_stats stats;    /* of the window's calls */
 };
 
+/* Whether window w carries column c. */
+static inline int region_window_has_column(const struct region_window *w, int c)
+{
+    if (w->group == REGION_MESSAGES)
+        return c >= REGION_CALL_COLUMNS;
+    if (c >= REGION_CALL_COLUMNS)
+        return 0;
+    if (c == REGION_CALLSITE)
+        return w->has_callsites;
+    return c < REGION_BYTES || w->has_payload;
+}
+
 struct region_encoder {
-    void *column[REGION_NCOLUMNS];        /* REGION_WINDOW values each */
-    unsigned char *out[REGION_NCOLUMNS];  /* encoded, chunk_codec_bound of a column */
+    void *column[REGION_NCOLUMNS];        /* REGION_WINDOW values each; payload */
+                                          /* ones once a region has payload */
+    unsigned char *out[REGION_CALL_COLUMNS];   /* encoded, chunk_codec_bound of a */
+                                          /* column; a message window uses them too */
     struct chunk_codec codec;
     struct encode_helpers *helpers;       /* NULL: columns encoded here, in turn */
-    size_t buffered;
-    int flushed;                          /* a window of the region went out */
+    size_t buffered[2];                   /* of each group */
+    int flushed[2];                       /* a window of the group went out */
     int has_callsites;
+    int has_payload;
+    uint64_t calls;                       /* calls of the region added so far */
     struct call_stats stats;              /* of the buffered calls */
 };
 
@@ -66,13 +113,14 @@ static inline void region_encoder_use_helpers(struct region_encoder *e, struct e
 {
     e->helpers = h;
 }
-/* Forgets the calls of the region before. */
-void region_encoder_begin(struct region_encoder *e);
+/* Forgets the calls of the region before; the next carry payload or not.
+ * -1 when out of memory for the payload's columns. */
+int region_encoder_begin(struct region_encoder *e, int has_payload);
 
 /* The most bytes a window's columns take together. */
 static inline size_t region_window_max_bytes(void)
 {
-    return REGION_NCOLUMNS * chunk_codec_bound(REGION_WINDOW * sizeof(int64_t));
+    return REGION_CALL_COLUMNS * chunk_codec_bound(REGION_WINDOW * sizeof(int64_t));
 }
 
 /* Takes a window the encoder produced; 0, or -1 to stop. */
@@ -80,14 +128,17 @@ typedef int (*region_window_fn)(void *ctx, const struct region_window *win);
 
 /* Adds n calls of the region in start order (thread_ids NULL: all on
  * thread 0; callsite_ids NULL: none has a call site, else -1 for those
- * without), handing each full window to emit. 0, -1 when encoding failed
- * (*why says what) or emit returned -1. */
+ * without; payload: required when the region has payload, else ignored),
+ * handing each full window to emit. 0, -1 when encoding failed (*why says
+ * what) or emit returned -1. */
 int region_encoder_add(struct region_encoder *e, const int64_t *start, const int64_t *end,
-                       const int32_t *thread_ids, const int32_t *callsite_ids, size_t n,
-                       region_window_fn emit, void *ctx, const char **why);
+                       const int32_t *thread_ids, const int32_t *callsite_ids,
+                       const struct region_payload *payload, size_t n, region_window_fn emit,
+                       void *ctx, const char **why);
 
-/* Hands the region's last window to emit (every region has one, maybe of
- * no calls). Same result as region_encoder_add. */
+/* Hands the region's last windows to emit (messages first, then the calls;
+ * every region has one of calls, maybe of no calls). Same result as
+ * region_encoder_add. */
 int region_encoder_end(struct region_encoder *e, region_window_fn emit, void *ctx,
                        const char **why);
 

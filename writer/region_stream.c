@@ -1,7 +1,9 @@
 /* region_stream.c: places a region's windows (region_encode.h) in its
  * datasets: start_times, end_times, thread_ids and, once a call has one,
  * callsite_ids (-1: none; created late, its earlier chunks are never
- * written and read as its fill value, -1). A region of one window gets
+ * written and read as its fill value, -1); for MPI calls with payload the
+ * per-call bytes, peer, tag, comm and the per-message msg_* datasets, which
+ * grow window by window of their own. A region of one window gets
  * datasets of its exact size (compact when small, one compressed chunk
  * otherwise); a larger one gets chunked, extensible, compressed datasets
  * that grow by one window-sized chunk per window. Encoded chunks are
@@ -20,22 +22,25 @@
 #define DEFLATE_LEVEL 1  /* what the filter would use; chunk_codec encodes */
 
 static const char *const column_name[REGION_NCOLUMNS] = {
-    "start_times", "end_times", "thread_ids", "callsite_ids"};
+    "start_times", "end_times", "thread_ids", "callsite_ids", "bytes", "peer", "tag", "comm",
+    "msg_call", "msg_kind", "msg_peer", "msg_bytes", "msg_tag", "msg_comm"};
 
 static hid_t column_file_type(int c)
 {
-    return c >= REGION_THREAD ? H5T_STD_I32LE : H5T_STD_I64LE;
+    switch (region_column_size[c]) {
+    case 1: return H5T_STD_I8LE;
+    case 4: return H5T_STD_I32LE;
+    default: return H5T_STD_I64LE;
+    }
 }
 
 static hid_t column_mem_type(int c)
 {
-    return c >= REGION_THREAD ? H5T_NATIVE_INT32 : H5T_NATIVE_INT64;
-}
-
-/* The columns a window carries: callsite_ids only once the region has a site. */
-static int columns(const struct region_window *win)
-{
-    return win->has_callsites ? REGION_NCOLUMNS : REGION_CALLSITE;
+    switch (region_column_size[c]) {
+    case 1: return H5T_NATIVE_INT8;
+    case 4: return H5T_NATIVE_INT32;
+    default: return H5T_NATIVE_INT64;
+    }
 }
 
 static void reset(struct region_stream *r)
@@ -43,9 +48,12 @@ static void reset(struct region_stream *r)
     r->group = H5I_INVALID_HID;
     for (int c = 0; c < REGION_NCOLUMNS; c++)
         r->dset[c] = H5I_INVALID_HID;
-    r->chunk = 0;
+    for (int g = 0; g < 2; g++) {
+        r->chunk[g] = 0;
+        r->written[g] = 0;
+    }
     r->complete = 0;
-    r->written = 0;
+    r->has_payload = 0;
     r->stats = (struct call_stats){0};
     r->has_self = 0;
     r->self_ns = 0;
@@ -100,11 +108,16 @@ int region_begin(struct region_stream *r, hid_t regions,
         (info->clones && info->clones[0] &&
          h5_attr_string(r->group, "clones", info->clones, &r->err) < 0) ||
         (info->unfinished &&
-         h5_attr_int64(r->group, "unfinished_calls", (int64_t)info->unfinished, &r->err) < 0))
+         h5_attr_int64(r->group, "unfinished_calls", (int64_t)info->unfinished, &r->err) < 0) ||
+        (info->payload && h5_attr_string(r->group, "mpi_payload", info->payload, &r->err) < 0))
         return -1;
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;
-    region_encoder_begin(&r->encoder);
+    r->has_payload = info->payload != NULL;
+    if (region_encoder_begin(&r->encoder, r->has_payload) != 0) {
+        snprintf(r->err.buf, r->err.len, "out of memory for region '%s'", info->name);
+        return -1;
+    }
     return 0;
 }
 
@@ -135,10 +148,11 @@ fail:
     return H5I_INVALID_HID;
 }
 
-/* Creates column c's dataset with dims {size} and max dims {max}. */
-static int create_column(struct region_stream *r, int c, hsize_t size, hsize_t max)
+/* Creates column c's dataset with dims {size} and max dims {max}, chunked
+ * as its group. */
+static int create_column(struct region_stream *r, int c, hsize_t chunk, hsize_t size, hsize_t max)
 {
-    hid_t dcpl = make_dcpl(c, r->chunk, &r->err);
+    hid_t dcpl = make_dcpl(c, chunk, &r->err);
     if (dcpl < 0)
         return -1;
     hid_t space = H5Screate_simple(1, &size, &max);
@@ -152,31 +166,32 @@ static int create_column(struct region_stream *r, int c, hsize_t size, hsize_t m
     return rc;
 }
 
-/* Datasets for a region of one window. */
+/* Datasets for a group of one window. */
 static int create_final(struct region_stream *r, const struct region_window *win)
 {
-    r->chunk = win->chunk;
-    for (int c = 0; c < columns(win); c++)
-        if (create_column(r, c, win->n, win->n) < 0)
+    r->chunk[win->group] = win->chunk;
+    for (int c = 0; c < REGION_NCOLUMNS; c++)
+        if (region_window_has_column(win, c) && create_column(r, c, win->chunk, win->n, win->n) < 0)
             return -1;
     return 0;
 }
 
-/* The columns missing from an extensible region, at its current extent. */
+/* The columns missing from an extensible group, at its current extent. */
 static int create_extensible(struct region_stream *r, const struct region_window *win)
 {
-    r->chunk = REGION_WINDOW;
-    for (int c = 0; c < columns(win); c++)
-        if (r->dset[c] < 0 && create_column(r, c, r->written, H5S_UNLIMITED) < 0)
+    r->chunk[win->group] = REGION_WINDOW;
+    for (int c = 0; c < REGION_NCOLUMNS; c++)
+        if (region_window_has_column(win, c) && r->dset[c] < 0 &&
+            create_column(r, c, REGION_WINDOW, r->written[win->group], H5S_UNLIMITED) < 0)
             return -1;
     return 0;
 }
 
-/* Raw values of column c at r->written, through HDF5's own write path
+/* Raw values of column c at the group's end, through HDF5's own write path
  * (compact datasets). */
 static int write_plain(struct region_stream *r, int c, const struct region_window *win)
 {
-    hsize_t offset = r->written, count = win->n;
+    hsize_t offset = r->written[win->group], count = win->n;
     if (count == 0)
         return 0;
     hid_t fspace = H5Dget_space(r->dset[c]);
@@ -195,10 +210,10 @@ static int write_plain(struct region_stream *r, int c, const struct region_windo
 
 static int write_column(struct region_stream *r, int c, const struct region_window *win)
 {
-    hsize_t total = r->written + win->n, offset = r->written;
+    hsize_t total = r->written[win->group] + win->n, offset = r->written[win->group];
     if (win->extensible && H5Dset_extent(r->dset[c], &total) < 0)
         return h5_fail(&r->err, "cannot extend %s", column_name[c]);
-    if (r->chunk == 0)
+    if (r->chunk[win->group] == 0)
         return write_plain(r, c, win);
     if (H5Dwrite_chunk(r->dset[c], H5P_DEFAULT, 0, &offset, win->bytes[c], win->data[c]) < 0)
         return h5_fail(&r->err, "cannot write %s", column_name[c]);
@@ -207,7 +222,9 @@ static int write_column(struct region_stream *r, int c, const struct region_wind
 
 int region_put_window(struct region_stream *r, const struct region_window *win)
 {
-    if (r->complete || (win->extensible && win->chunk != REGION_WINDOW) ||
+    if (r->complete || (win->group != REGION_CALLS && win->group != REGION_MESSAGES) ||
+        (win->group == REGION_MESSAGES && !win->has_payload) ||
+        (win->extensible && win->chunk != REGION_WINDOW) ||
         (!win->extensible && !win->last) || win->n > (win->chunk ? win->chunk : REGION_WINDOW)) {
         snprintf(r->err.buf, r->err.len, "put_window: a window out of place (%llu calls)",
                  (unsigned long long)win->n);
@@ -215,12 +232,14 @@ int region_put_window(struct region_stream *r, const struct region_window *win)
     }
     if ((win->extensible ? create_extensible(r, win) : create_final(r, win)) < 0)
         return -1;
-    for (int c = 0; c < columns(win); c++)
-        if (write_column(r, c, win) < 0)
+    for (int c = 0; c < REGION_NCOLUMNS; c++)
+        if (region_window_has_column(win, c) && write_column(r, c, win) < 0)
             return -1;
-    r->written += win->n;
-    r->complete = win->last;
-    call_stats_merge(&r->stats, &win->stats);
+    r->written[win->group] += win->n;
+    if (win->group == REGION_CALLS) {
+        r->complete = win->last;
+        call_stats_merge(&r->stats, &win->stats);
+    }
     return 0;
 }
 
@@ -230,11 +249,12 @@ static int put_window(void *ctx, const struct region_window *win)
 }
 
 int region_append(struct region_stream *r, const int64_t *start, const int64_t *end,
-                  const int32_t *thread_ids, const int32_t *callsite_ids, size_t n)
+                  const int32_t *thread_ids, const int32_t *callsite_ids,
+                  const struct region_payload *payload, size_t n)
 {
     const char *why = NULL;
-    int rc = region_encoder_add(&r->encoder, start, end, thread_ids, callsite_ids, n, put_window,
-                                r, &why);
+    int rc = region_encoder_add(&r->encoder, start, end, thread_ids, callsite_ids, payload, n,
+                                put_window, r, &why);
     if (rc != 0 && why)
         snprintf(r->err.buf, r->err.len, "%s", why);
     return rc;

@@ -14,10 +14,12 @@ struct region_stream {
     hid_t group;
     hid_t dset[REGION_NCOLUMNS];      /* created by the first window; */
                                       /* callsite_ids once a call has a site */
-    hsize_t chunk;                    /* elements per chunk, 0: not chunked */
+    hsize_t chunk[2];                 /* of each group's datasets: elements */
+                                      /* per chunk, 0: not chunked */
     struct region_encoder encoder;    /* for calls appended here */
     int complete;                     /* the region's last window is written */
-    hsize_t written;                  /* calls already in the datasets */
+    hsize_t written[2];               /* calls, messages already in the datasets */
+    int has_payload;                  /* from the region's info */
     struct call_stats stats;          /* of every call written so far */
     int has_self;                     /* from the region's info */
     int64_t self_ns;
@@ -31,9 +33,11 @@ void region_stream_free(struct region_stream *r);
 int region_begin(struct region_stream *r, hid_t regions,
                  const struct scope_region_info *info);
 /* thread_ids may be NULL (all events on thread 0), callsite_ids too (no
- * call has a call site; else -1 for those without). */
+ * call has a call site; else -1 for those without); payload only for a
+ * region with payload (required then). */
 int region_append(struct region_stream *r, const int64_t *start, const int64_t *end,
-                  const int32_t *thread_ids, const int32_t *callsite_ids, size_t n);
+                  const int32_t *thread_ids, const int32_t *callsite_ids,
+                  const struct region_payload *payload, size_t n);
 /* A window encoded elsewhere (a region takes windows or appends, not both). */
 int region_put_window(struct region_stream *r, const struct region_window *win);
 /* Writes what is buffered and the statistics (region_stats.h), and closes

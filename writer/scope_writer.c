@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "callsite_table.h"
+#include "comm_table.h"
 #include "h5_util.h"
 #include "region_stream.h"
 
@@ -247,7 +248,16 @@ static int w_append(scope_writer *w, const int64_t *start, const int64_t *end,
 {
     if (enter(w, IN_REGION, "append") < 0)
         return -1;
-    return leave(w, region_append(&w->region, start, end, thread_ids, callsite_ids, n));
+    return leave(w, region_append(&w->region, start, end, thread_ids, callsite_ids, NULL, n));
+}
+
+static int w_append_payload(scope_writer *w, const int64_t *start, const int64_t *end,
+                            const int32_t *thread_ids, const int32_t *callsite_ids,
+                            const struct region_payload *payload, size_t n)
+{
+    if (enter(w, IN_REGION, "append_payload") < 0)
+        return -1;
+    return leave(w, region_append(&w->region, start, end, thread_ids, callsite_ids, payload, n));
 }
 
 static int w_put_window(scope_writer *w, const struct region_window *win)
@@ -262,6 +272,13 @@ static int w_callsites(scope_writer *w, const struct scope_callsite_table *table
     if (enter(w, IN_FILE, "callsites") < 0)
         return -1;
     return leave(w, callsite_table_write(w->file, table, &w->e));
+}
+
+static int w_communicators(scope_writer *w, const struct scope_comm_table *table)
+{
+    if (enter(w, IN_FILE, "communicators") < 0)
+        return -1;
+    return leave(w, comm_table_write(w->file, table, &w->e));
 }
 
 static int w_end_region(scope_writer *w)
@@ -351,10 +368,12 @@ const struct scope_writer_api *scope_writer_api(void)
         .begin_rank = w_begin_rank,
         .begin_region = w_begin_region,
         .append = w_append,
+        .append_payload = w_append_payload,
         .put_window = w_put_window,
         .end_region = w_end_region,
         .end_rank = w_end_rank,
         .callsites = w_callsites,
+        .communicators = w_communicators,
         .finish = w_finish,
         .abort = w_abort,
         .error = w_error,

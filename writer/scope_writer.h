@@ -9,7 +9,7 @@
  * one chunk in memory:
  *   create -> { begin_rank -> { begin_region -> (append* | put_window*)
  *                                 -> end_region }* -> end_rank | link_rank }*
- *          -> callsites? -> finish
+ *          -> callsites? -> communicators? -> finish
  * (create_part: the same without callsites; link_rank belongs in the run's
  * file, to the ranks of the parts.)
  * Events of a region arrive sorted by start time (possibly in many appends).
@@ -82,6 +82,16 @@ struct scope_region_info {
     uint64_t unfinished;           /* calls still open when recording stopped, ended then */
     int has_self;                  /* self_ns is known (else 0: the reader derives it) */
     int64_t self_ns;               /* exclusive time of the region's calls on this rank */
+    const char *payload;           /* MPI calls with payload: their family ("p2p", */
+                                   /* "collective", ...), else NULL */
+};
+
+/* The run's communicators (README.md, "File format"): communicator i has
+ * sizes[i] members, listed one after another in members as world ranks. */
+struct scope_comm_table {
+    const int64_t *sizes;
+    size_t ncomms;
+    const int32_t *members;
 };
 
 typedef struct scope_writer scope_writer;
@@ -106,6 +116,11 @@ struct scope_writer_api {
      * NULL; n may be 0. */
     int (*append)(scope_writer *w, const int64_t *start, const int64_t *end,
                   const int32_t *thread_ids, const int32_t *callsite_ids, size_t n);
+    /* The same for a region with payload (its info's payload set): what
+     * each call carried and its messages (region_encode.h). */
+    int (*append_payload)(scope_writer *w, const int64_t *start, const int64_t *end,
+                          const int32_t *thread_ids, const int32_t *callsite_ids,
+                          const struct region_payload *payload, size_t n);
     /* The region's calls as windows already encoded by a region_encoder
      * (region_encode.h), in any process: in order, the last one marked
      * `last`; its call-site ids must index the table given to callsites().
@@ -116,6 +131,8 @@ struct scope_writer_api {
     /* The call-site table of the whole run, at most once, after the last
      * end_rank (ids appended must index it). */
     int (*callsites)(scope_writer *w, const struct scope_callsite_table *table);
+    /* The run's communicators, at most once, after the last end_rank. */
+    int (*communicators)(scope_writer *w, const struct scope_comm_table *table);
     /* Closes and renames to the final path; frees w whatever the outcome.
      * On failure the temporary file is removed and error(NULL) says why. */
     int (*finish)(scope_writer *w);

@@ -26,6 +26,8 @@ struct scope_runtime {
     int enabled;                     /* hooks installed, recording possible */
     int main_target;                 /* the process `scope run` started */
     int verbose;
+    int mpi_payload_off;             /* SCOPE_MPI_PAYLOAD=0: MPI functions are */
+                                     /* patched and timed like any other */
     struct scope_config config;
     struct scope_clock_calibration clock;
     int64_t run_start_ns;

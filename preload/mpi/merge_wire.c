@@ -12,7 +12,7 @@ struct rank_fixed {
 struct region_fixed {
     uint64_t address, calls, unfinished;
     int64_t self_ns;
-    uint32_t name_len, symbol_len, library_len, clones_len, has_self;
+    uint32_t name_len, symbol_len, library_len, clones_len, payload_len, has_self;
 };
 
 static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
@@ -54,6 +54,7 @@ size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info,
     at = put_string(buf, at, info->symbol, &f.symbol_len);
     at = put_string(buf, at, info->library, &f.library_len);
     at = put_string(buf, at, info->clones, &f.clones_len);
+    at = put_string(buf, at, info->payload, &f.payload_len);
     memcpy(buf, &f, sizeof(f));
     return at;
 }
@@ -66,18 +67,22 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
     if (len < sizeof(f))
         return -1;
     memcpy(&f, buf, sizeof(f));
-    if ((uint64_t)f.name_len + f.symbol_len + f.library_len + f.clones_len > len - sizeof(f))
+    if ((uint64_t)f.name_len + f.symbol_len + f.library_len + f.clones_len + f.payload_len >
+        len - sizeof(f))
         return -1;
     const char *p = buf + sizeof(f);
+    const char *payload = p + f.name_len + f.symbol_len + f.library_len + f.clones_len;
     *info = (struct scope_region_info){
         .name = strndup(p, f.name_len),
         .symbol = strndup(p + f.name_len, f.symbol_len),
         .library = strndup(p + f.name_len + f.symbol_len, f.library_len),
         .clones = strndup(p + f.name_len + f.symbol_len + f.library_len, f.clones_len),
         .address = f.address, .unfinished = f.unfinished, .has_self = (int)f.has_self,
-        .self_ns = f.self_ns};
+        .self_ns = f.self_ns,
+        .payload = f.payload_len ? strndup(payload, f.payload_len) : NULL};
     *calls = f.calls;
-    return info->name && info->symbol && info->library && info->clones ? 0 : -1;
+    return info->name && info->symbol && info->library && info->clones &&
+                   (!f.payload_len || info->payload) ? 0 : -1;
 }
 
 void scope_wire_region_free(struct scope_region_info *info)
@@ -86,21 +91,23 @@ void scope_wire_region_free(struct scope_region_info *info)
     free((char *)info->symbol);
     free((char *)info->library);
     free((char *)info->clones);
+    free((char *)info->payload);
     *info = (struct scope_region_info){0};
 }
 
 /* A window: its fixed part, then each column's bytes. */
 struct window_fixed {
     uint64_t n, chunk, bytes[REGION_NCOLUMNS];
-    int32_t extensible, last, has_callsites, pad;
+    int32_t group, extensible, last, has_callsites, has_payload, pad;
     struct call_stats stats;
 };
 
 size_t scope_wire_window_encode(char *buf, const struct region_window *win)
 {
-    struct window_fixed f = {.n = win->n, .chunk = win->chunk, .extensible = win->extensible,
-                             .last = win->last, .has_callsites = win->has_callsites,
-                             .stats = win->stats};
+    struct window_fixed f = {.n = win->n, .chunk = win->chunk, .group = win->group,
+                             .extensible = win->extensible, .last = win->last,
+                             .has_callsites = win->has_callsites,
+                             .has_payload = win->has_payload, .stats = win->stats};
     size_t at = sizeof(f);
     for (int c = 0; c < REGION_NCOLUMNS; c++) {
         f.bytes[c] = win->data[c] ? win->bytes[c] : 0;
@@ -118,9 +125,10 @@ int scope_wire_window_decode(const char *buf, size_t len, struct region_window *
     if (len < sizeof(f))
         return -1;
     memcpy(&f, buf, sizeof(f));
-    *win = (struct region_window){.n = f.n, .chunk = f.chunk, .extensible = f.extensible,
-                                  .last = f.last, .has_callsites = f.has_callsites,
-                                  .stats = f.stats};
+    *win = (struct region_window){.n = f.n, .chunk = f.chunk, .group = f.group,
+                                  .extensible = f.extensible, .last = f.last,
+                                  .has_callsites = f.has_callsites,
+                                  .has_payload = f.has_payload, .stats = f.stats};
     size_t at = sizeof(f);
     for (int c = 0; c < REGION_NCOLUMNS; c++) {
         if (f.bytes[c] > len - at)

@@ -2,9 +2,10 @@
  * At MPI_Init: the merge's communicators (node_comms.c) and each node's
  * clock offset to rank 0 (clock_sync.c). At MPI_Finalize: the offsets
  * again; every rank reads its records back on rank 0's clock, names its
- * call sites and learns their ids in the file (callsite_exchange.c), and
- * encodes its calls as the file stores them, all ranks at once, with a
- * few threads where the node has idle cores (encode_threads.c)
+ * call sites and learns their ids in the file (callsite_exchange.c) and
+ * the run's ids of its communicators (comm_exchange.c), and encodes its
+ * calls as the file stores them, all ranks at once, with a few threads
+ * where the node has idle cores (encode_threads.c)
  * (rank_messages.c); the first rank of each node writes its node's ranks
  * (node_writer.c): rank 0 the run's file, the others their parts. No
  * process touches every call of the run. */
@@ -15,6 +16,7 @@
 
 #include "callsite_exchange.h"
 #include "clock_sync.h"
+#include "comm_exchange.h"
 #include "encode_threads.h"
 #include "fault_signals.h"
 #include "local_events.h"
@@ -96,8 +98,12 @@ static int write_or_send(struct scope_event_groups *le, const struct scope_site_
     struct scope_node_intake s;
     scope_node_intake_init(&s, &comms, p.buf, began);
     int written = 0, node_writer = comms.leaders != MPI_COMM_NULL;
+    struct scope_comm_merge run_comms;
+    scope_exchange_comms(&comms, le, &run_comms);
     if (comms.rank == 0) {
-        written = scope_write_as_root(&s, le, sites, run_start) == 0;
+        struct scope_comm_table table = scope_comm_merge_table(&run_comms);
+        written = scope_write_as_root(&s, le, sites, run_start,
+                                      run_comms.defined ? &table : NULL) == 0;
     } else {
         int32_t *file_ids = scope_send_callsites(&comms, sites);
         if (node_writer) {
@@ -113,6 +119,7 @@ static int write_or_send(struct scope_event_groups *le, const struct scope_site_
     if (comms.rank != 0 && node_writer && !written)
         unlink(s.part);   /* the run's file does not link it */
     scope_node_intake_free(&s);
+    scope_comm_merge_free(&run_comms);
     scope_message_log_free(&p.log);
     free(p.buf);
     return written;

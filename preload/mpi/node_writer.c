@@ -26,8 +26,8 @@ static size_t recv_blob(const struct scope_merge_comms *c, int r, int tag, char 
     return (size_t)n;
 }
 
-/* Receives one region of rank r: its facts, then its windows (as many as
- * its calls fill); places them when w is not NULL. */
+/* Receives one region of rank r: its facts, then its windows up to the
+ * last one of its calls (region_encode.h); places them when w is not NULL. */
 static int receive_region(int r, const struct scope_writer_api *api, scope_writer *w,
                           struct scope_node_intake *s, size_t *events)
 {
@@ -36,13 +36,13 @@ static int receive_region(int r, const struct scope_writer_api *api, scope_write
     size_t len = recv_blob(s->c, r, TAG_REGION, s->buf);
     int ok = scope_wire_region_decode(s->buf, len, &info, &calls) == 0 && w &&
              api->begin_region(w, &info) == 0;
-    uint64_t windows = calls <= REGION_WINDOW ? 1 : (calls + REGION_WINDOW - 1) / REGION_WINDOW;
-    for (uint64_t k = 0; k < windows; k++) {
+    for (int ended = 0; !ended;) {
         struct region_window win;
         len = recv_blob(s->c, r, TAG_WINDOW, s->buf);
         s->others_bytes += len;
-        ok = ok && scope_wire_window_decode(s->buf, len, &win) == 0 &&
-             api->put_window(w, &win) == 0;
+        int decoded = scope_wire_window_decode(s->buf, len, &win) == 0;
+        ended = !decoded || (win.group == REGION_CALLS && win.last);
+        ok = ok && decoded && api->put_window(w, &win) == 0;
     }
     *events += calls;
     ok = ok && api->end_region(w) == 0;
@@ -141,7 +141,8 @@ static struct scope_rank_info own_rank(const struct scope_merge_comms *c)
 }
 
 int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *le,
-                        const struct scope_site_table *sites, int64_t run_start)
+                        const struct scope_site_table *sites, int64_t run_start,
+                        const struct scope_comm_table *comms)
 {
     const struct scope_merge_comms *c = s->c;
     struct scope_rank_info own = own_rank(c);
@@ -152,7 +153,8 @@ int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *
     scope_merge_callsites(c, &callsites);
     s->write_began = scope_monotonic_ns();
     s->callsites_ns = s->write_began - t0;
-    int rc = scope_write_file(c->size, run_start, &own, le, &callsites, own_ids, receive_ranks, s);
+    int rc = scope_write_file(c->size, run_start, &own, le, &callsites, own_ids, comms,
+                              receive_ranks, s);
     scope_debug("finalize on rank 0: call sites of %d rank(s) merged in %.3f ms; its own %zu "
                 "calls encoded and written in %.3f s; %d other rank(s) of its node placed "
                 "(%.1f MB) in %.3f s", c->size, (double)s->callsites_ns / 1e6, le->count,

@@ -11,6 +11,7 @@
 
 #include "event_groups.h"
 #include "merge_comms.h"
+#include "scope_writer.h"
 #include "site_table.h"
 
 /* What a node's writer takes in, and where. */
@@ -36,9 +37,10 @@ void scope_node_intake_init(struct scope_node_intake *s, const struct scope_merg
 void scope_node_intake_free(struct scope_node_intake *s);
 
 /* Rank 0: the run's call sites, its file, its node's ranks and the links to
- * the other nodes' parts. 0, or -1 after saying why (every rank drained). */
+ * the other nodes' parts; the run's communicators (NULL: none). 0, or -1 after saying why (every rank drained). */
 int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *le,
-                        const struct scope_site_table *sites, int64_t run_start);
+                        const struct scope_site_table *sites, int64_t run_start,
+                        const struct scope_comm_table *comms);
 
 /* The first rank of another node: its node's part (s->part), then whether
  * it is complete, to rank 0. 0, or -1 after saying why. */

@@ -33,7 +33,8 @@ static int prepare_region(struct scope_prepared *p, struct scope_event_groups *l
     if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0)
         return -1;
     const char *why = NULL;
-    if (scope_encode_region(le, r, file_ids, enc, chunk, log_window, p, &why) != 0)
+    if (scope_encode_region(le, r, file_ids, info.payload != NULL, enc, chunk, log_window, p,
+                            &why) != 0)
         goto fail;
     if (scope_event_groups_error(le)) {
         snprintf(p->err, sizeof p->err, "%s", scope_event_groups_error(le));
@@ -54,7 +55,7 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
                          const int32_t *file_ids, int64_t run_start, int64_t offset)
 {
     struct region_encoder enc;
-    struct scope_chunk *chunk = malloc(sizeof(*chunk));
+    struct scope_chunk *chunk = scope_chunk_new();
     int rc = region_encoder_init(&enc) == 0 && chunk ? 0 : -1;
     region_encoder_use_helpers(&enc, scope_encode_threads());
     if (rc != 0)
@@ -72,7 +73,7 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
         if (scope_event_groups_calls(le, r) > 0)
             rc = prepare_region(p, le, r, file_ids, &enc, chunk);
     region_encoder_free(&enc);
-    free(chunk);
+    scope_chunk_free(chunk);
     if (rc == 0)
         return;
     scope_log("rank %d: %s: its records are kept for `scope recover`", c->rank, p->err);

@@ -18,6 +18,7 @@
 #include "name_index.h"
 #include "never_hooked.h"
 #include "patcher.h"
+#include "payload_functions.h"
 #include "runtime.h"
 #include "thread_state.h"
 #include "trampoline.h"
@@ -182,6 +183,20 @@ static uint32_t region_of(const char *name)
     return (uint32_t)scope_rt.nregions++;
 }
 
+/* An MPI function libscope wraps (payload_functions.h) gets the hook as
+ * well: its wrapper records the calls that reach it (the program's C calls)
+ * with their payload, the patch those that do not (Open MPI's Fortran
+ * bindings call PMPI_* directly), the patch passing through while the
+ * wrapper's own call runs. SCOPE_MPI_PAYLOAD=0: the patch alone. */
+static void note_wrapped(const char *symbol, uint32_t id)
+{
+    int f = scope_wrapped_function_of(symbol);
+    if (f < 0 || scope_rt.mpi_payload_off || scope_wrapped_hook[f])
+        return;
+    scope_wrapped_hook[f] = id + 1;
+    scope_debug("%s: also recorded by scope's wrapper, with its payload", symbol);
+}
+
 /* Makes c hook number scope_rt.nhooks. */
 static int add_hook(struct candidate *c)
 {
@@ -191,6 +206,7 @@ static int add_hook(struct candidate *c)
     uint32_t region = region_of(c->name);
     if (region == UINT32_MAX)
         return -1;
+    note_wrapped(c->symbol, (uint32_t)scope_rt.nhooks);
     scope_rt.hooks[scope_rt.nhooks++] = (struct scope_hook){
         .name = scope_rt.regions[region], .symbol = c->symbol, .module = c->module,
         .value = c->value, .address = c->address, .region = region,

@@ -6,6 +6,7 @@
 #include "thread_state.h"
 #include "callsite_stack.h"
 #include "context_stacks.h"
+#include "payload.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -79,18 +80,33 @@ static inline struct scope_record *take_slots(struct scope_thread *t, size_t n)
     }
 }
 
-/* Records the call of frame f, ending at `end`; counts it as dropped when
+/* Records the call of frame f, ending at `end`, followed by its payload
+ * header and items when it carries any (items non-NULL: the calls of
+ * scope's MPI wrappers), all in one reservation; counts it as dropped when
  * the buffer can take no more. */
-static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
+static inline void emit_carrying(struct scope_thread *t, const struct scope_shadow_frame *f,
+                                 uint64_t end, const struct scope_payload_item *items,
+                                 size_t nitems)
 {
     if (!scope_recording)
         return;
-    size_t n = record_slots(f->hook);
-    struct scope_record *r = take_slots(t, n);
-    if (r)
-        encode_call(r, f, end, n);
-    else
+    size_t n = record_slots(f->hook), extra = items ? 1 + nitems : 0;
+    struct scope_record *r = take_slots(t, n + extra);
+    if (!r) {
         call_out(t, scope_thread_count_dropped, t);
+        return;
+    }
+    encode_call(r, f, end, n);
+    if (!items)
+        return;
+    scope_payload_header_encode(r + n, (uint32_t)nitems);
+    for (size_t i = 0; i < nitems; i++)
+        scope_item_encode(r + n + 1 + i, &items[i]);
+}
+
+static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
+{
+    emit_carrying(t, f, end, NULL, 0);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -457,4 +473,73 @@ __attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t 
     } else if (ending) {
         end_frames_down_to(t, f, now_raw());
     }
+}
+
+/* What scope's MPI wrappers call (thread_state.h): they time the call
+ * themselves and record it, with its payload, through emit_carrying like
+ * any hooked call. */
+__attribute__((visibility("hidden"))) int scope_wrapped_call_begins(uint64_t *now)
+{
+    struct scope_thread *t = &scope_tls;
+    if (unlikely(t->status != SCOPE_THREAD_ACTIVE)) {
+        if (t->status != SCOPE_THREAD_NEW || t->busy || !scope_recording)
+            return 0;
+        call_out(t, scope_thread_activate, t);
+        if (t->status != SCOPE_THREAD_ACTIVE)
+            return 0;
+    }
+    if (t->busy || !scope_recording)
+        return 0;
+    *now = now_raw();
+    return 1;
+}
+
+__attribute__((visibility("hidden"))) uint64_t scope_wrapped_clock(void)
+{
+    return now_raw();
+}
+
+__attribute__((visibility("hidden"))) void
+scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t return_address,
+                        const struct scope_payload_item *items, size_t nitems)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE || t->busy)
+        return;
+    struct scope_shadow_frame f;
+    f.return_address = return_address;
+    f.slot = NULL;
+    f.hook = hook;
+    f.start = start;
+    f.stack = 0;
+    emit_carrying(t, &f, end, items, nitems);
+}
+
+/* Communicator `id` of n members (world ranks), defined in the calling
+ * thread's records (an active one: scope's own code, busy, may call it);
+ * 0, -1 when the thread does not record now, -2 when its buffer cannot
+ * take the definition. */
+__attribute__((visibility("hidden"))) int scope_record_communicator(uint32_t id,
+                                                                    const int32_t *members,
+                                                                    uint32_t n)
+{
+    struct scope_thread *t = &scope_tls;
+    if (t->status != SCOPE_THREAD_ACTIVE || !scope_recording)
+        return -1;
+    size_t nrec = scope_commdef_records(n);
+    int busy = t->busy;
+    t->busy = busy + 1;
+    struct scope_record *r = take_slots(t, nrec);
+    if (r) {   /* header first, as for stacks */
+        scope_commdef_encode(r, id, n);
+        for (size_t i = 0; i + 1 < nrec; i++) {
+            uint64_t w[4];
+            for (size_t k = 0; k < 4; k++)
+                w[k] = 4 * i + k < n ? (uint64_t)(uint32_t)members[4 * i + k] + 1 : 0;
+            r[1 + i].start_word = w[0] | w[1] << 32;
+            r[1 + i].end_word = w[2] | w[3] << 32;
+        }
+    }
+    t->busy = busy;
+    return r ? 0 : -2;
 }

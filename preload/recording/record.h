@@ -31,7 +31,17 @@
  * says so (hook id SCOPE_UNFINISHED_HOOK); the next n calls of the thread
  * that end at T are those (a signal handler's call between them ends
  * elsewhen):
- *   word0 = T | 0xfc << 56                word1 = n | 0xff << 56 */
+ *   word0 = T | 0xfc << 56                word1 = n | 0xff << 56
+ *
+ * A call of an MPI function recorded with what it carried (payload.h) is
+ * followed, after its call-site record and in the same reservation, by a
+ * payload header (hook id SCOPE_PAYLOAD_HOOK) and its n items, one record
+ * each (payload.h: an item's word0 is never 0):
+ *   header:  word0 = n | 0xfb << 56       word1 = 0 | 0xff << 56
+ * A communicator the process takes part in is defined, before any item
+ * names it, by one reservation: a header (hook id SCOPE_COMMDEF_HOOK) then
+ * its n members as world ranks, four 32-bit ranks per record:
+ *   header:  word0 = id | 0xfa << 56      word1 = n | 0xff << 56 */
 #ifndef SCOPE_RECORD_H
 #define SCOPE_RECORD_H
 
@@ -40,11 +50,13 @@
 
 #define SCOPE_TIME_BITS 56
 #define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
-#define SCOPE_MAX_HOOKS 65532               /* ids 0 .. 65531 */
+#define SCOPE_MAX_HOOKS 65530               /* ids 0 .. 65529 */
 #define SCOPE_CALLSITE_HOOK 0xffffu          /* marks a call-site record */
 #define SCOPE_STACKDEF_HOOK 0xfffeu          /* marks a stack definition */
 #define SCOPE_THREADSTART_HOOK 0xfffdu       /* marks the start of a thread */
 #define SCOPE_UNFINISHED_HOOK 0xfffcu        /* calls ended when recording stopped */
+#define SCOPE_PAYLOAD_HOOK 0xfffbu           /* marks the payload of the call before */
+#define SCOPE_COMMDEF_HOOK 0xfffau           /* marks a communicator's definition */
 #define SCOPE_CALLSITE_MAX_DEPTH 16          /* frames of the deepest stack */
 #define SCOPE_THREAD_STACKS 4096             /* a thread numbers stacks below this */
 
@@ -102,6 +114,33 @@ static inline void scope_unfinished_encode(struct scope_record *r, uint64_t end,
 static inline int scope_record_is_unfinished(const struct scope_record *r)
 {
     return (r->start_word >> SCOPE_TIME_BITS) == 0xfc && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+static inline void scope_payload_header_encode(struct scope_record *r, uint32_t n)
+{
+    scope_record_encode(r, n, 0, SCOPE_PAYLOAD_HOOK);
+}
+
+static inline int scope_record_is_payload(const struct scope_record *r)
+{
+    return (r->start_word >> SCOPE_TIME_BITS) == 0xfb && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+/* The header of the definition of communicator `id` of n members; its
+ * members follow in scope_commdef_records(n) - 1 records. */
+static inline void scope_commdef_encode(struct scope_record *r, uint32_t id, uint32_t n)
+{
+    scope_record_encode(r, id, n, SCOPE_COMMDEF_HOOK);
+}
+
+static inline int scope_record_is_commdef(const struct scope_record *r)
+{
+    return (r->start_word >> SCOPE_TIME_BITS) == 0xfa && (r->end_word >> SCOPE_TIME_BITS) == 0xff;
+}
+
+static inline size_t scope_commdef_records(size_t n)
+{
+    return 1 + (n + 3) / 4;
 }
 
 static inline size_t scope_stackdef_records(size_t n)

@@ -4,6 +4,7 @@
 #ifndef SCOPE_THREAD_STATE_H
 #define SCOPE_THREAD_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "record.h"
 
@@ -79,6 +80,19 @@ void scope_shadow_unwind_begins(const void *exception);
 void scope_shadow_rehook(uint64_t *caller_sp);
 /* An unwinder passing the exit stub in `slot` (exit_unwind.c). */
 void scope_shadow_unwind_through(uint64_t *slot, int ending, int thread_ends);
+
+/* scope's MPI wrappers (hot_path.c): whether the calling thread records a
+ * call now (then *now is its start), the clock, and the call of hook
+ * `hook` from return_address recorded with its payload items (payload.h). */
+struct scope_payload_item;
+int scope_wrapped_call_begins(uint64_t *now);
+uint64_t scope_wrapped_clock(void);
+void scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t return_address,
+                             const struct scope_payload_item *items, size_t nitems);
+/* Defines communicator `id` (members: world ranks) in the calling thread's
+ * records (record.h), if it records: 0; -1 when the thread does not
+ * record now, -2 when its buffer cannot take the definition. */
+int scope_record_communicator(uint32_t id, const int32_t *members, uint32_t n);
 
 /* Ends, in the record, the calling thread's open calls (hot_path.c), just
  * before recording stops. */

@@ -183,6 +183,8 @@ __attribute__((constructor)) static void scope_start(void)
         return;
     int saved_errno = errno;
     scope_rt.verbose = env_flag("SCOPE_VERBOSE");
+    const char *payload = getenv("SCOPE_MPI_PAYLOAD");
+    scope_rt.mpi_payload_off = payload && strcmp(payload, "0") == 0;
     const char *main_pid = getenv("SCOPE_MAIN_PID");
     scope_rt.main_target = main_pid && atol(main_pid) == (long)getpid();
     scope_tls.busy++;

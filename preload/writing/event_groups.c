@@ -3,6 +3,7 @@
  * else handed to sorted_runs.c and merged per region as chunks are read),
  * and the regions' self times (see event_groups.h). */
 #include "event_groups.h"
+#include "payload_functions.h"
 #include "region_clones.h"
 
 #include <stdint.h>
@@ -115,11 +116,13 @@ static void self_pass_add(struct self_pass *p, const struct scope_event *events,
 }
 
 /* Counts a window's events per region into offsets (the window's region
- * offsets) and counts, and its unfinished calls per region; 1 when the
+ * offsets) and counts, its unfinished calls per region and which regions
+ * carry payload; 1 when the
  * events already come grouped by region (one region's, say), so that
  * grouping them would copy them to where they are. */
 static int count_window(const struct scope_event *in, size_t n, const uint32_t *hook_region,
-                        size_t nregions, size_t *offsets, size_t *counts, uint64_t *unfinished)
+                        size_t nregions, size_t *offsets, size_t *counts, uint64_t *unfinished,
+                        unsigned char *carries)
 {
     memset(offsets, 0, (nregions + 1) * sizeof(size_t));
     int grouped = 1;
@@ -127,6 +130,7 @@ static int count_window(const struct scope_event *in, size_t n, const uint32_t *
         uint32_t r = hook_region[in[i].hook];
         offsets[r + 1]++;
         unfinished[r] += in[i].unfinished;
+        carries[r] |= in[i].carries;
         grouped &= r >= before;
         before = r;
     }
@@ -205,10 +209,11 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     g->region_hook = calloc(nregions ? nregions : 1, sizeof(uint32_t));
     g->region_self = calloc(nregions ? nregions : 1, sizeof(int64_t));
     g->region_unfinished = calloc(nregions ? nregions : 1, sizeof(uint64_t));
+    g->region_carries = calloc(nregions ? nregions : 1, 1);
     struct self_pass self;
     int rc = self_pass_init(&self, self_calls);
     if (rc != 0 || !batch || !offsets || !counts || !g->region_begin || !g->region_hook ||
-        !g->region_self || !g->region_unfinished) {
+        !g->region_self || !g->region_unfinished || !g->region_carries) {
         snprintf(err, errlen, "out of memory grouping events");
         rc = -1;
     }
@@ -223,7 +228,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
         struct scope_event *grouped = batch;
         if (!count_window(batch, (size_t)n, hook_region, nregions, offsets, counts,
-                          g->region_unfinished)) {
+                          g->region_unfinished, g->region_carries)) {
             if ((size_t)n + 1 > sorted_cap) {   /* sized once: no fresh pages per window */
                 free(sorted);
                 sorted_cap = (size_t)n + 1;
@@ -266,6 +271,20 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     return rc;
 }
 
+void scope_event_groups_take_payload(struct scope_event_groups *g,
+                                     struct scope_payload_store *store,
+                                     const char *const *hook_symbol, const uint32_t *hook_region,
+                                     size_t nhooks)
+{
+    g->payload = *store;
+    *store = (struct scope_payload_store){0};
+    g->region_payload = calloc(g->nregions ? g->nregions : 1, sizeof *g->region_payload);
+    for (size_t h = 0; g->region_payload && h < nhooks; h++)
+        if (hook_region[h] < g->nregions && g->region_carries[hook_region[h]] &&
+            scope_payload_family(hook_symbol[h]))
+            g->region_payload[hook_region[h]] = scope_payload_family(hook_symbol[h]);
+}
+
 void scope_event_anomaly_text(const struct scope_event_anomaly *a, const char *region, char *buf,
                               size_t len)
 {
@@ -280,11 +299,104 @@ void scope_event_groups_free(struct scope_event_groups *g)
     free(g->region_begin);
     free(g->region_hook);
     scope_region_clones_free(g->region_clones, g->nregions);
+    free(g->region_payload);
+    free(g->region_carries);
+    free(g->comm_ids);
+    scope_payload_store_free(&g->payload);
     free(g->region_self);
     free(g->region_unfinished);
     scope_sorted_runs_free(&g->runs);
     *g = (struct scope_event_groups){0};
     scope_sorted_runs_init(&g->runs, 0);
+}
+
+struct scope_chunk *scope_chunk_new(void)
+{
+    return calloc(1, sizeof(struct scope_chunk));
+}
+
+void scope_chunk_free(struct scope_chunk *c)
+{
+    if (!c)
+        return;
+    struct scope_chunk_messages *m = &c->messages;
+    free(m->call);
+    free(m->kind);
+    free(m->peer);
+    free(m->tag);
+    free(m->comm);
+    free(m->bytes);
+    free(c);
+}
+
+struct region_payload scope_chunk_payload(const struct scope_chunk *c)
+{
+    const struct scope_chunk_messages *m = &c->messages;
+    return (struct region_payload){c->bytes, c->peer, c->tag, c->comm, m->n, m->call, m->kind,
+                                   m->peer, m->bytes, m->tag, m->comm};
+}
+
+/* Room for one more message; -1 when out of memory (the columns grown
+ * so far keep their new room, unused). */
+static int grow_messages(struct scope_chunk_messages *m)
+{
+    if (m->n < m->cap)
+        return 0;
+    size_t cap = m->cap ? 2 * m->cap : 1024;
+    struct { void **column; size_t size; } columns[] = {
+        {(void **)&m->call, sizeof *m->call}, {(void **)&m->kind, sizeof *m->kind},
+        {(void **)&m->peer, sizeof *m->peer}, {(void **)&m->tag, sizeof *m->tag},
+        {(void **)&m->comm, sizeof *m->comm}, {(void **)&m->bytes, sizeof *m->bytes}};
+    for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++) {
+        void *more = realloc(*columns[i].column, cap * columns[i].size);
+        if (!more)
+            return -1;
+        *columns[i].column = more;
+    }
+    m->cap = cap;
+    return 0;
+}
+
+/* The file's id of the process's communicator `comm`. */
+static int32_t file_comm(const struct scope_event_groups *g, int32_t comm)
+{
+    if (comm < 0 || !g->comm_ids)
+        return comm;
+    return (size_t)comm < g->ncomm_ids ? g->comm_ids[comm] : -1;
+}
+
+/* What event e (the chunk's call chunk->n) carried, from its items. */
+static void take_payload(const struct scope_event_groups *g, const struct scope_event *e,
+                         struct scope_chunk *chunk)
+{
+    size_t i = chunk->n;
+    chunk->bytes[i] = 0;
+    chunk->peer[i] = chunk->tag[i] = chunk->comm[i] = -1;
+    const struct scope_payload_store *s = &g->payload;
+    if (e->item_first + e->nitems > s->nitems)
+        return;
+    for (uint32_t k = 0; k < e->nitems; k++) {
+        const struct scope_payload_item *it = &s->items[e->item_first + k];
+        int32_t comm = file_comm(g, it->comm);
+        chunk->bytes[i] += it->bytes;
+        chunk->peer[i] = k == 0 || chunk->peer[i] == it->peer ? it->peer : -1;
+        chunk->tag[i] = k == 0 || chunk->tag[i] == it->tag ? it->tag : -1;
+        chunk->comm[i] = k == 0 || chunk->comm[i] == comm ? comm : -1;
+        if (it->kind == SCOPE_ITEM_CALL)
+            continue;
+        struct scope_chunk_messages *m = &chunk->messages;
+        if (grow_messages(m) != 0) {
+            chunk->failed = 1;
+            continue;
+        }
+        m->call[m->n] = (int64_t)i;
+        m->kind[m->n] = (int8_t)it->kind;
+        m->peer[m->n] = it->peer;
+        m->bytes[m->n] = it->bytes;
+        m->tag[m->n] = it->tag;
+        m->comm[m->n] = comm;
+        m->n++;
+    }
 }
 
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,
@@ -293,6 +405,7 @@ size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t f
     size_t total = scope_event_groups_calls(g, r);
     int merged = g->runs.nruns > 0;
     chunk->n = 0;
+    chunk->messages.n = 0;
     if (merged && (r != g->merge_region || from < g->merge_next)) {
         if (scope_sorted_runs_start(&g->runs, r) != 0) {
             snprintf(g->runs.error, sizeof g->runs.error, "out of memory merging events");
@@ -310,6 +423,8 @@ size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t f
         chunk->end[chunk->n] = e.end;
         chunk->thread[chunk->n] = e.thread;
         chunk->callsite[chunk->n] = e.callsite;
+        if (g->region_payload && g->region_payload[r])
+            take_payload(g, &e, chunk);
         chunk->n++;
     }
     if (merged)

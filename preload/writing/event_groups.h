@@ -9,13 +9,15 @@
 #include <stdint.h>
 
 #include "segment_decode.h"
+#include "region_encode.h"
 #include "sorted_runs.h"
 
 #define SCOPE_CHUNK_EVENTS 65536
 /* Events sorted in memory at once: a process with more is sorted in runs
  * of this many, kept in an unlinked file (sorted_runs.h) and merged as its
- * chunks are read. 32 bytes an event, twice during the sort: at most
- * 32 MiB, whatever the number of events or ranks. */
+ * chunks are read. 48 bytes an event, twice during the sort: at most
+ * 48 MiB, whatever the number of events or ranks (payload items, 24 bytes
+ * each, stay in memory: scope_payload_store). */
 #define SCOPE_MERGE_WINDOW ((size_t)1 << 19)
 /* Calls a thread may have finished outside any other call (16 bytes each)
  * and still get self times from the writer: a loop of 4 Mi calls to a
@@ -41,6 +43,15 @@ struct scope_event_groups {
     uint32_t *region_hook;        /* a hook of each region, for its attributes */
     char **region_clones;         /* its clones' tags (region_clones.h): set by */
                                   /* the caller, freed with the groups */
+    unsigned char *region_carries; /* its calls were recorded with payload */
+    const char **region_payload;  /* its payload family or NULL (set by the */
+                                  /* caller, static strings; the array freed) */
+    struct scope_payload_store payload;   /* the items events name and the */
+                                  /* communicators (the caller's reader's, */
+                                  /* moved here; freed with the groups) */
+    int32_t *comm_ids;            /* the file's id of each process's */
+    size_t ncomm_ids;             /* communicator id (NULL: the same; */
+                                  /* malloc'd, freed with the groups) */
     size_t nregions;
     uint64_t *region_unfinished;  /* its calls open when recording stopped */
     int64_t *region_self;         /* exclusive time of each region's calls, */
@@ -65,6 +76,15 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
                              size_t window, size_t self_calls, char *err, size_t errlen);
 void scope_event_groups_free(struct scope_event_groups *g);
 
+/* The payload items and communicators the groups' reader collected into
+ * `store` become the groups' (store is left empty); each region whose hook
+ * is a wrapped MPI function (hook_symbol) and whose calls were recorded
+ * with payload (not patched: SCOPE_MPI_PAYLOAD=0) gets its payload family. */
+void scope_event_groups_take_payload(struct scope_event_groups *g,
+                                     struct scope_payload_store *store,
+                                     const char *const *hook_symbol, const uint32_t *hook_region,
+                                     size_t nhooks);
+
 /* Why reading the sorted events back failed (their chunks then came out as
  * zeros and must not be kept), or NULL. */
 static inline const char *scope_event_groups_error(const struct scope_event_groups *g)
@@ -81,17 +101,40 @@ static inline size_t scope_event_groups_calls(const struct scope_event_groups *g
     return g->region_begin[r + 1] - g->region_begin[r];
 }
 
+/* The messages of a chunk's calls, in call order (region_payload). */
+struct scope_chunk_messages {
+    int64_t *call;             /* index of the call in the chunk */
+    int8_t *kind;
+    int32_t *peer, *tag, *comm;
+    int64_t *bytes;
+    size_t n, cap;
+};
+
 /* One chunk of a region's events as the columns the file stores. */
 struct scope_chunk {
     int64_t start[SCOPE_CHUNK_EVENTS];
     int64_t end[SCOPE_CHUNK_EVENTS];
     int32_t thread[SCOPE_CHUNK_EVENTS];
     int32_t callsite[SCOPE_CHUNK_EVENTS];   /* -1 none, else a site of the process */
+    /* what each call carried (a region with payload) */
+    int64_t bytes[SCOPE_CHUNK_EVENTS];
+    int32_t peer[SCOPE_CHUNK_EVENTS], tag[SCOPE_CHUNK_EVENTS], comm[SCOPE_CHUNK_EVENTS];
+    struct scope_chunk_messages messages;
+    int failed;                /* out of memory for its messages */
     size_t n;
 };
 
+/* A chunk with no messages yet (NULL when out of memory); freed with
+ * scope_chunk_free. */
+struct scope_chunk *scope_chunk_new(void);
+void scope_chunk_free(struct scope_chunk *c);
+/* The chunk's payload as the encoder takes it. */
+struct region_payload scope_chunk_payload(const struct scope_chunk *c);
+
 /* Fills `chunk` with events [from, from + SCOPE_CHUNK_EVENTS) of region r in
- * start order; returns the index after the last one taken. Reading a
+ * start order (and, for a region with payload, what they carried: bytes
+ * summed over their items, peer, tag and comm when all items agree, else
+ * -1, and their messages); returns the index after the last one taken. Reading a
  * region's chunks one after the other is the fast way. */
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,
                                 struct scope_chunk *chunk);

@@ -32,14 +32,19 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     struct scope_clock_map map;
     scope_clock_map_init(&map, &scope_rt.clock, to_root);
     struct scope_record_reader in;
+    struct scope_payload_store payload = {0};
     scope_record_reader_init(&in, threads, nthreads, &map);
     in.sites = sites;
+    in.payload = &payload;
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
     scope_record_reader_close(&in);
-    if (rc == 0)
+    if (rc == 0) {
         g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,
                                                scope_rt.nregions);
+        scope_event_groups_take_payload(g, &payload, hook_symbol, hook_region, scope_rt.nhooks);
+    }
+    scope_payload_store_free(&payload);
     if (rc == 0 && g->anomaly.found) {
         char line[512];
         scope_event_anomaly_text(&g->anomaly, scope_rt.hooks[g->anomaly.hook].name, line,
@@ -60,5 +65,6 @@ struct scope_region_info scope_local_region_info(const struct scope_event_groups
     return (struct scope_region_info){
         .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
         .address = h->value, .clones = g->region_clones ? g->region_clones[r] : NULL,
-        .unfinished = g->region_unfinished[r], .has_self = g->self_known, .self_ns = g->region_self[r]};
+        .unfinished = g->region_unfinished[r], .has_self = g->self_known, .self_ns = g->region_self[r],
+        .payload = g->region_payload ? g->region_payload[r] : NULL};
 }

@@ -10,6 +10,43 @@
 
 #define SPILL_READ_RECORDS 1024   /* records read from a spill file at a time */
 
+/* A communicator definition still open is dropped (cut short). */
+static void end_comm_definition(struct scope_record_reader *r)
+{
+    if (r->comm_n && r->payload)
+        scope_payload_store_drop_comm(r->payload);
+    r->comm_n = r->comm_have = 0;
+}
+
+/* One record of members of the communicator being defined (four ranks,
+ * stored + 1); at the last one, the definition counts. */
+static void take_comm_members(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    uint64_t words[2] = {rec->start_word, rec->end_word};
+    for (int k = 0; k < 4 && r->comm_have < r->comm_n; k++, r->comm_have++)
+        if (r->payload)
+            scope_payload_store_add_member(r->payload,
+                                           (int32_t)(uint32_t)(words[k / 2] >> (32 * (k % 2))) - 1);
+    if (r->comm_have < r->comm_n)
+        return;
+    if (r->payload)
+        scope_payload_store_end_comm(r->payload, (int32_t)r->comm_id, r->comm_n);
+    r->comm_n = r->comm_have = 0;
+}
+
+/* One payload item of the held call. */
+static void take_item(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    r->items_left--;
+    if (!r->payload || !r->holding)
+        return;
+    struct scope_payload_item it = scope_item_decode(rec);
+    if (r->held.nitems == 0)
+        r->held.item_first = r->payload->nitems;
+    scope_payload_store_add_item(r->payload, &it);
+    r->held.nitems++;
+}
+
 /* Forgets the decoding state of the buffer read before; its spill file
  * comes first, then its ring, record numbers spilled .. recycled+capacity-1
  * (none when a damaged header makes that no range). */
@@ -27,6 +64,8 @@ static void start_thread(struct scope_record_reader *r)
     r->holding = 0;
     r->unfinished_left = 0;
     r->def_have = r->def_n = 0;
+    r->items_left = 0;
+    end_comm_definition(r);
     for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
         r->stack_sites[i] = -1;
 }
@@ -74,7 +113,7 @@ static void start_stack_definition(struct scope_record_reader *r, const struct s
 }
 
 /* Decodes rec[0..n) into out; returns how many events. A call is held
- * back until the next record tells whether it is its call site, so a batch
+ * back until a record that is not its call site or payload comes, so a batch
  * gives at most one event per record, and the thread's last call comes
  * out when its records end (flush_held). */
 static size_t decode(struct scope_record_reader *r, const struct scope_thread_records *t,
@@ -88,19 +127,39 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
             continue;
         }
         r->def_n = 0;   /* a definition cut short (killed while writing it) */
+        if (r->comm_n > 0 && !scope_record_is_empty(x)) {
+            take_comm_members(r, x);
+            continue;
+        }
+        end_comm_definition(r);
+        if (r->items_left > 0 && !scope_record_is_empty(x)) {
+            take_item(r, x);
+            continue;
+        }
+        r->items_left = 0;
         if (scope_record_is_empty(x))
             continue;
-        if (scope_record_is_callsite(x)) {
-            if (r->holding) {
+        if (scope_record_is_callsite(x)) {   /* the held call's: payload may follow */
+            if (r->holding)
                 r->held.callsite = callsite_of(r, x);
-                out[k++] = r->held;
-                r->holding = 0;
-            }
+            continue;
+        }
+        if (scope_record_is_payload(x)) {
+            r->items_left = (uint32_t)(x->start_word & SCOPE_TIME_MASK);
+            r->held.carries = r->holding;
             continue;
         }
         if (r->holding)
             out[k++] = r->held;
         r->holding = 0;
+        if (scope_record_is_commdef(x)) {
+            r->comm_id = (uint32_t)(x->start_word & SCOPE_TIME_MASK);
+            r->comm_n = (uint32_t)(x->end_word & SCOPE_TIME_MASK);
+            r->comm_have = 0;
+            if (r->comm_n == 0 && r->payload)
+                scope_payload_store_end_comm(r->payload, (int32_t)r->comm_id, 0);
+            continue;
+        }
         if (scope_record_is_stackdef(x)) {
             start_stack_definition(r, x);
             continue;
@@ -122,6 +181,9 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
         e->end = scope_clock_map_apply(r->map, end);
         e->thread = r->thread_number;
         e->callsite = -1;
+        e->nitems = 0;
+        e->item_first = 0;
+        e->carries = 0;
         e->unfinished = r->unfinished_left > 0 && (x->end_word & SCOPE_TIME_MASK) == r->unfinished_end;
         r->unfinished_left -= e->unfinished;
         r->holding = 1;

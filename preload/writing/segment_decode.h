@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "payload_store.h"
 #include "record.h"
 #include "segment.h"
 #include "site_table.h"
@@ -19,6 +20,9 @@ struct scope_event {
     int32_t thread;            /* per-process thread number */
     int32_t callsite;          /* -1 none, else its index in the reader's sites */
     uint8_t unfinished;        /* open when recording stopped: ended by scope */
+    uint8_t carries;           /* recorded with a payload header (a wrapper's call) */
+    uint32_t nitems;           /* payload items (payload.h) it carried, */
+    uint64_t item_first;       /* from this one in the reader's payload store */
 };
 
 /* Where one buffer's records are (segment.h): first the oldest, the
@@ -60,6 +64,7 @@ struct scope_record_reader {
     size_t nthreads;
     const struct scope_clock_map *map;
     struct scope_site_table *sites;   /* call sites go here; NULL: ignored */
+    struct scope_payload_store *payload;   /* payload and communicators; NULL: ignored */
     size_t thread;             /* the buffer being read */
     /* Decoding the buffer's record stream (record.h), across batches: */
     int32_t thread_number;     /* of the thread whose records these are */
@@ -69,6 +74,8 @@ struct scope_record_reader {
     uint32_t unfinished_left;  /* how many of them are still to come */
     uint32_t def_number, def_n, def_have;     /* a stack definition being read */
     uint64_t def_addrs[SCOPE_CALLSITE_MAX_DEPTH + 1];
+    uint32_t items_left;       /* payload items of the held call still to come */
+    uint32_t comm_id, comm_n, comm_have;      /* a communicator definition being read */
     int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the buffer's numbers: site, or -1 */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */
     enum { THREAD_SPILL, THREAD_RING, THREAD_DONE } part;   /* of it being read */

@@ -1,13 +1,14 @@
 /* sorted_runs.c: sorted runs of events in an unlinked file, merged per
- * region (see sorted_runs.h). An event is stored as four zigzag varints:
+ * region (see sorted_runs.h). An event is stored as six zigzag varints:
  * its start minus the previous start of its region in the run, its
- * duration, its thread and its call site; a typical call takes 4 to 6
- * bytes instead of the 32 of struct scope_event, so the file written and
- * read back is about six times smaller. When a region's runs follow each
- * other (each one's first event at or after the last of the run before,
- * as one thread's calls usually are), the merge reads them one after the
- * other; else it keeps them in a binary heap by their next event, so
- * taking an event costs about two comparisons. */
+ * duration, its thread, its call site, its number of payload items (+ 1,
+ * 0 when it carries none) and the first one's index; a typical call takes
+ * 6 to 8 bytes instead of the 48 of struct scope_event, so the file written
+ * and read back is about six times smaller. When a region's runs follow
+ * each other (each one's first event at or after the last of the run
+ * before, as one thread's calls usually are), the merge reads them one
+ * after the other; else it keeps them in a binary heap by their next
+ * event, so taking an event costs about two comparisons. */
 #include "sorted_runs.h"
 
 #include "grow_array.h"
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 #define HEAD_BYTES 16384          /* read from a run at a time */
-#define EVENT_MAX_BYTES 40        /* four varints of at most 10 bytes */
+#define EVENT_MAX_BYTES 60        /* six varints of at most 10 bytes */
 
 /* A run's events of the region being merged. */
 struct scope_run_head {
@@ -120,6 +121,8 @@ int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event 
             p = put_varint(p, difference(e->end, e->start));
             p = put_varint(p, e->thread);
             p = put_varint(p, e->callsite);
+            p = put_varint(p, e->carries ? (int64_t)e->nitems + 1 : 0);
+            p = put_varint(p, (int64_t)e->item_first);
             prev = e->start;
         }
     }
@@ -156,18 +159,23 @@ static int advance(struct scope_sorted_runs *s, struct scope_run_head *h)
     }
     if (h->at == h->have)
         return -1;
-    int64_t delta, duration, thread, callsite;
+    int64_t delta, duration, thread, callsite, nitems, item_first;
     const unsigned char *p = h->buf + h->at;
     p = get_varint(p, &delta);
     p = get_varint(p, &duration);
     p = get_varint(p, &thread);
     p = get_varint(p, &callsite);
+    p = get_varint(p, &nitems);
+    p = get_varint(p, &item_first);
     h->at = (size_t)(p - h->buf);
     if (h->at > h->have)   /* only after a failed read */
         h->at = h->have;
     h->prev_start = sum(h->prev_start, delta);
     h->event = (struct scope_event){.start = h->prev_start, .end = sum(h->prev_start, duration),
-                                    .thread = (int32_t)thread, .callsite = (int32_t)callsite};
+                                    .thread = (int32_t)thread, .callsite = (int32_t)callsite,
+                                    .carries = nitems > 0,
+                                    .nitems = nitems > 0 ? (uint32_t)(nitems - 1) : 0,
+                                    .item_first = (uint64_t)item_first};
     return 0;
 }
 

@@ -45,17 +45,20 @@ static const struct scope_writer_api *load_writer(void)
     return api;
 }
 
-/* Everything into w (callsites NULL: a part), then finish; says why not. */
+/* Everything into w (callsites NULL: a part; comms NULL: none), then
+ * finish; says why not. */
 static int write_into(const struct scope_writer_api *api, scope_writer *w, const char *path,
                       const struct scope_rank_info *own, struct scope_event_groups *le,
                       const struct scope_callsite_set *callsites, const int32_t *own_ids,
-                      scope_more_ranks_fn more, void *ctx, size_t *events)
+                      const struct scope_comm_table *comms, scope_more_ranks_fn more, void *ctx,
+                      size_t *events)
 {
     *events = le->count;
     scope_partial_file_set(api->temp_path(w));
     int written = scope_write_rank(api, w, own, le, own_ids, scope_local_region_info, NULL) == 0 &&
                   (!more || more(api, w, ctx, events) == 0) &&
-                  (!callsites || scope_write_callsites(api, w, callsites) == 0);
+                  (!callsites || scope_write_callsites(api, w, callsites) == 0) &&
+                  (!comms || api->communicators(w, comms) == 0);
     if (!written) {
         const char *why = scope_event_groups_error(le);
         scope_log("writing %s failed: %s: data left for `scope recover`", path,
@@ -71,7 +74,8 @@ static int write_into(const struct scope_writer_api *api, scope_writer *w, const
 
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
                      struct scope_event_groups *le, const struct scope_callsite_set *callsites,
-                     const int32_t *own_ids, scope_more_ranks_fn more, void *ctx)
+                     const int32_t *own_ids, const struct scope_comm_table *comms,
+                     scope_more_ranks_fn more, void *ctx)
 {
     char err[512], path[PATH_MAX];
     const struct scope_writer_api *api = load_writer();
@@ -85,7 +89,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
         return -1;
     }
     size_t events;
-    if (write_into(api, w, path, own, le, callsites, own_ids, more, ctx, &events) != 0)
+    if (write_into(api, w, path, own, le, callsites, own_ids, comms, more, ctx, &events) != 0)
         return -1;
     scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s", nranks,
               nranks == 1 ? "" : "s");
@@ -109,5 +113,5 @@ int scope_write_part(const char *path, const struct scope_rank_info *own,
         scope_log("%s: data left for `scope recover`", err);
         return -1;
     }
-    return write_into(api, w, path, own, le, NULL, own_ids, more, ctx, events);
+    return write_into(api, w, path, own, le, NULL, own_ids, NULL, more, ctx, events);
 }

@@ -19,10 +19,12 @@ void scope_write_file_callsites(const struct scope_site_table *sites,
 
 /* Returns 0 when the file is complete, -1 after saying why. `callsites`:
  * the run's call sites (every rank's), `own_ids` the id there of each of
- * this process's (NULL: none). */
+ * this process's (NULL: none); `comms` the run's communicators (NULL:
+ * none). */
 int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank_info *own,
                      struct scope_event_groups *le, const struct scope_callsite_set *callsites,
-                     const int32_t *own_ids, scope_more_ranks_fn more, void *ctx);
+                     const int32_t *own_ids, const struct scope_comm_table *comms,
+                     scope_more_ranks_fn more, void *ctx);
 
 /* The run's file: the configured output, expanded (rank 0's). */
 void scope_output_file_path(char *path, size_t len);

@@ -36,7 +36,8 @@ void scope_write_single_process(void)
         cpu_set_t mine;
         int bound = sched_getaffinity(0, sizeof mine, &mine) == 0;
         scope_encode_threads_begin(1, bound ? &mine : NULL);
-        int rc = scope_write_file(1, scope_rt.run_start_ns, &own, &le, &callsites, ids, NULL, NULL);
+        int rc = scope_write_file(1, scope_rt.run_start_ns, &own, &le, &callsites, ids, NULL, NULL,
+                                  NULL);
         scope_encode_threads_end();
         free(ids);
         scope_callsite_set_free(&callsites);

@@ -18,16 +18,24 @@ int32_t *scope_chunk_callsites(int32_t *ids, size_t n, const int32_t *map)
 }
 
 int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *callsite_map,
-                        struct region_encoder *enc, struct scope_chunk *chunk,
+                        int has_payload, struct region_encoder *enc, struct scope_chunk *chunk,
                         region_window_fn emit, void *ctx, const char **why)
 {
     size_t count = scope_event_groups_calls(g, r);
-    region_encoder_begin(enc);
+    if (region_encoder_begin(enc, has_payload) != 0) {
+        *why = "out of memory encoding the calls";
+        return -1;
+    }
     for (size_t next = 0; next < count;) {
         next = scope_event_groups_chunk(g, r, next, chunk);
+        struct region_payload payload = scope_chunk_payload(chunk);
+        if (chunk->failed) {
+            *why = "out of memory for the calls' messages";
+            return -1;
+        }
         if (region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
                                scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
-                               chunk->n, emit, ctx, why) != 0)
+                               has_payload ? &payload : NULL, chunk->n, emit, ctx, why) != 0)
             return -1;
         if (chunk->n == 0)
             break;   /* the merge failed: scope_event_groups_error says why */
@@ -51,7 +59,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const int32_t *callsite_map, scope_region_info_fn region_info,
                      const void *ctx)
 {
-    struct scope_chunk *chunk = malloc(sizeof(*chunk));
+    struct scope_chunk *chunk = scope_chunk_new();
     struct region_encoder enc;
     struct placing placing = {api, w};
     int ready = region_encoder_init(&enc) == 0;
@@ -64,15 +72,16 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
         struct scope_region_info info = region_info(g, r, ctx);
         const char *why = NULL;
         if (api->begin_region(w, &info) != 0 ||
-            scope_encode_region(g, r, callsite_map, &enc, chunk, place_window, &placing, &why) != 0 ||
+            scope_encode_region(g, r, callsite_map, info.payload != NULL, &enc, chunk,
+                                place_window, &placing, &why) != 0 ||
             scope_event_groups_error(g) || api->end_region(w) != 0)
             goto fail;
     }
-    free(chunk);
+    scope_chunk_free(chunk);
     region_encoder_free(&enc);
     return api->end_rank(w);
 fail:
-    free(chunk);
+    scope_chunk_free(chunk);
     if (ready)
         region_encoder_free(&enc);
     return -1;

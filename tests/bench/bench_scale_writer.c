@@ -80,9 +80,9 @@ static double encode_rank(size_t calls)
         synthetic_calls(&shape, 88172645463325252ull + (uint64_t)g, calls, start, end, NULL);
         const char *why = NULL;
         double t0 = bench_now();
-        region_encoder_begin(&enc);
-        if (region_encoder_add(&enc, start, end, NULL, NULL, calls, keep_window, &regions[g],
-                               &why) != 0 ||
+        region_encoder_begin(&enc, 0);
+        if (region_encoder_add(&enc, start, end, NULL, NULL, NULL, calls, keep_window,
+                               &regions[g], &why) != 0 ||
             region_encoder_end(&enc, keep_window, &regions[g], &why) != 0) {
             fprintf(stderr, "bench_scale_writer: %s\n", why ? why : "encoding failed");
             exit(1);

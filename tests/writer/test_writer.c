@@ -1,7 +1,9 @@
 /* test_writer.c: Check unit tests of libscope-writer. Writes the sample
  * file (sample.c) and reads it back with the plain HDF5 C API; checks the
- * temporary-file protocol, name escaping, and that every kind of error comes
- * back as -1 with a message and without HDF5 printing anything. */
+ * temporary-file protocol, name escaping, that every kind of error comes
+ * back as -1 with a message and without HDF5 printing anything, and MPI
+ * payload (per call and per message, across windows of both, appended or
+ * put as windows) with the communicator table. */
 #include <check.h>
 
 #include "check_main.h"
@@ -546,6 +548,200 @@ static void assert_callsite_ids(hid_t file, const char *name, size_t plain, size
     H5Gclose(g);
 }
 
+/* Payload of call i of the test regions: bytes 10 i, peer i % 4, tag i % 7,
+ * comm i % 2, and i % 3 messages k: kind k % 2, peer k, bytes i + k, tag
+ * k, comm 1. */
+struct payload_columns {
+    int64_t *bytes, *msg_call, *msg_bytes;
+    int32_t *peer, *tag, *comm, *msg_peer, *msg_tag, *msg_comm;
+    int8_t *msg_kind;
+    size_t nmessages;
+};
+
+static struct payload_columns payload_of(size_t from, size_t n)
+{
+    struct payload_columns p = {
+        malloc(n * 8 + 8), malloc(2 * n * 8 + 8), malloc(2 * n * 8 + 8), malloc(n * 4 + 4),
+        malloc(n * 4 + 4), malloc(n * 4 + 4), malloc(2 * n * 4 + 4), malloc(2 * n * 4 + 4),
+        malloc(2 * n * 4 + 4), malloc(2 * n + 1), 0};
+    for (size_t j = 0; j < n; j++) {
+        size_t i = from + j;
+        p.bytes[j] = 10 * (int64_t)i;
+        p.peer[j] = (int32_t)(i % 4);
+        p.tag[j] = (int32_t)(i % 7);
+        p.comm[j] = (int32_t)(i % 2);
+        for (size_t k = 0; k < i % 3; k++, p.nmessages++) {
+            p.msg_call[p.nmessages] = (int64_t)j;
+            p.msg_kind[p.nmessages] = (int8_t)(k % 2);
+            p.msg_peer[p.nmessages] = (int32_t)k;
+            p.msg_bytes[p.nmessages] = (int64_t)(i + k);
+            p.msg_tag[p.nmessages] = (int32_t)k;
+            p.msg_comm[p.nmessages] = 1;
+        }
+    }
+    return p;
+}
+
+static struct region_payload payload_view(const struct payload_columns *p)
+{
+    return (struct region_payload){p->bytes, p->peer, p->tag, p->comm, p->nmessages,
+                                   p->msg_call, p->msg_kind, p->msg_peer, p->msg_bytes,
+                                   p->msg_tag, p->msg_comm};
+}
+
+static void payload_free(struct payload_columns *p)
+{
+    void *v[] = {p->bytes, p->msg_call, p->msg_bytes, p->peer, p->tag, p->comm, p->msg_peer,
+                 p->msg_tag, p->msg_comm, p->msg_kind};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        free(v[i]);
+}
+
+static int put_window_into(void *ctx, const struct region_window *win)
+{
+    return api()->put_window(ctx, win);
+}
+
+/* Region `name` of n calls with payload, appended in pieces of `piece`
+ * calls, or encoded here and put as windows (piece 0). */
+static void write_payload_region(scope_writer *w, const char *name, size_t n, size_t piece)
+{
+    struct scope_region_info region = {.name = name, .payload = "p2p"};
+    ck_assert_int_eq(api()->begin_region(w, &region), 0);
+    int64_t *t = malloc((n + 1) * sizeof *t);
+    for (size_t i = 0; i <= n; i++)
+        t[i] = (int64_t)i;
+    struct region_encoder enc;
+    const char *why = NULL;
+    if (piece == 0) {
+        ck_assert_int_eq(region_encoder_init(&enc), 0);
+        ck_assert_int_eq(region_encoder_begin(&enc, 1), 0);
+    }
+    for (size_t from = 0; from < n; from += piece ? piece : n) {
+        size_t k = piece && n - from > piece ? piece : n - from;
+        struct payload_columns p = payload_of(from, k);
+        struct region_payload view = payload_view(&p);
+        if (piece)
+            ck_assert_int_eq(api()->append_payload(w, t + from, t + from + 1, NULL, NULL, &view, k),
+                             0);
+        else
+            ck_assert_int_eq(region_encoder_add(&enc, t + from, t + from + 1, NULL, NULL, &view,
+                                                k, put_window_into, w, &why), 0);
+        payload_free(&p);
+    }
+    if (piece == 0) {
+        ck_assert_int_eq(region_encoder_end(&enc, put_window_into, w, &why), 0);
+        region_encoder_free(&enc);
+    }
+    ck_assert_int_eq(api()->end_region(w), 0);
+    free(t);
+}
+
+static void assert_payload_region(hid_t file, const char *name, size_t n)
+{
+    char group_path[64];
+    snprintf(group_path, sizeof group_path, "/rank0/regions/%s", name);
+    hid_t g = H5Gopen2(file, group_path, H5P_DEFAULT);
+    ck_assert_int_ge(g, 0);
+    ck_assert_int_gt(H5Aexists(g, "mpi_payload"), 0);
+    struct payload_columns want = payload_of(0, n), got;
+    ck_assert_uint_eq(read_column(g, "bytes", H5T_STD_I64LE, H5T_NATIVE_INT64, 8,
+                                  (void **)&got.bytes), n);
+    ck_assert_uint_eq(read_column(g, "peer", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got.peer), n);
+    ck_assert_uint_eq(read_column(g, "tag", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got.tag), n);
+    ck_assert_uint_eq(read_column(g, "comm", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got.comm), n);
+    size_t m = want.nmessages;
+    ck_assert_uint_eq(read_column(g, "msg_call", H5T_STD_I64LE, H5T_NATIVE_INT64, 8,
+                                  (void **)&got.msg_call), m);
+    ck_assert_uint_eq(read_column(g, "msg_kind", H5T_STD_I8LE, H5T_NATIVE_INT8, 1,
+                                  (void **)&got.msg_kind), m);
+    ck_assert_uint_eq(read_column(g, "msg_peer", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got.msg_peer), m);
+    ck_assert_uint_eq(read_column(g, "msg_bytes", H5T_STD_I64LE, H5T_NATIVE_INT64, 8,
+                                  (void **)&got.msg_bytes), m);
+    ck_assert_uint_eq(read_column(g, "msg_tag", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got.msg_tag), m);
+    ck_assert_uint_eq(read_column(g, "msg_comm", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got.msg_comm), m);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(got.bytes[i] == want.bytes[i] && got.peer[i] == want.peer[i] &&
+                      got.tag[i] == want.tag[i] && got.comm[i] == want.comm[i],
+                      "%s: call %zu's payload", name, i);
+    for (size_t k = 0; k < m; k++)   /* msg_call: rows of the whole region */
+        ck_assert_msg(got.msg_call[k] == want.msg_call[k] && got.msg_kind[k] == want.msg_kind[k] &&
+                      got.msg_peer[k] == want.msg_peer[k] &&
+                      got.msg_bytes[k] == want.msg_bytes[k] && got.msg_tag[k] == want.msg_tag[k] &&
+                      got.msg_comm[k] == want.msg_comm[k],
+                      "%s: message %zu", name, k);
+    payload_free(&want);
+    payload_free(&got);
+    H5Gclose(g);
+}
+
+START_TEST(payload_reads_back)
+{
+    char err[512];
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_msg(w != NULL, "create: %s", err);
+    struct scope_rank_info rank = sample_rank(0);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    /* ~ 100 000 messages: two windows of messages; calls in two windows */
+    write_payload_region(w, "appended", 150000, 40000);
+    write_payload_region(w, "windows", 150000, 0);
+    write_payload_region(w, "small", 50, 7);
+    struct payload_columns one = payload_of(0, 1);   /* call 0: no message */
+    struct region_payload none = payload_view(&one);
+    struct scope_region_info empty = {.name = "nothing", .payload = "collective"};
+    int64_t t = 5;
+    ck_assert_int_eq(api()->begin_region(w, &empty), 0);
+    ck_assert_int_eq(api()->append(w, &t, &t, NULL, NULL, 1), -1);   /* payload missing */
+    ck_assert_ptr_nonnull(strstr(api()->error(w), "payload"));
+    api()->abort(w);
+    w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    write_payload_region(w, "appended", 150000, 40000);
+    write_payload_region(w, "windows", 150000, 0);
+    write_payload_region(w, "small", 50, 7);
+    ck_assert_int_eq(api()->begin_region(w, &empty), 0);
+    ck_assert_int_eq(api()->append_payload(w, &t, &t, NULL, NULL, &none, 1), 0);
+    ck_assert_int_eq(api()->end_region(w), 0);
+    payload_free(&one);
+    ck_assert_int_eq(api()->end_rank(w), 0);
+    const int64_t sizes[] = {3, 2};
+    const int32_t members[] = {0, 1, 2, 2, 0};
+    struct scope_comm_table comms = {sizes, 2, members};
+    ck_assert_int_eq(api()->communicators(w, &comms), 0);
+    ck_assert_int_eq(api()->finish(w), 0);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    assert_payload_region(file, "appended", 150000);
+    assert_payload_region(file, "windows", 150000);
+    assert_payload_region(file, "small", 50);
+    hid_t g = H5Gopen2(file, "/rank0/regions/nothing", H5P_DEFAULT);
+    int64_t *msg_call;
+    ck_assert_uint_eq(read_column(g, "msg_call", H5T_STD_I64LE, H5T_NATIVE_INT64, 8,
+                                  (void **)&msg_call), 0);
+    free(msg_call);
+    H5Gclose(g);
+    hid_t d = H5Dopen2(file, "/metadata/communicators", H5P_DEFAULT);
+    int64_t rows[4];
+    ck_assert_int_ge(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), 0);
+    ck_assert(rows[0] == 3 && rows[1] == 0 && rows[2] == 2 && rows[3] == 3);
+    H5Dclose(d);
+    g = H5Gopen2(file, "/metadata", H5P_DEFAULT);
+    int32_t *got;
+    ck_assert_uint_eq(read_column(g, "communicator_members", H5T_STD_I32LE, H5T_NATIVE_INT32, 4,
+                                  (void **)&got), 5);
+    ck_assert_mem_eq(got, members, sizeof members);
+    free(got);
+    H5Gclose(g);
+    H5Fclose(file);
+}
+END_TEST
+
 struct frame_back {
     char *module, *function, *file;
     uint64_t offset;
@@ -652,6 +848,7 @@ static Suite *writer_suite(void)
     tcase_add_test(file, failed_rename_removes_temporary);
     tcase_add_test(file, callsites_read_back);
     tcase_add_test(file, callsites_out_of_order_fail);
+    tcase_add_test(file, payload_reads_back);
     suite_add_tcase(s, file);
     TCase *escape = tcase_create("escape");
     tcase_add_test(escape, escape_names);

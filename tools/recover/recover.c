@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "comm_merge.h"
 #include "demangle.h"
 #include "log.h"
 #include "part_paths.h"
@@ -49,6 +50,7 @@ static const char *output_path(const struct scope_recover_options *o,
 struct run_writing {
     const struct scope_writer_api *api;
     struct scope_callsite_set sites;   /* every rank's, named */
+    struct scope_comm_merge comms;     /* every rank's communicators */
     FILE *report;
     size_t calls, ranks_done, ranks;
     int64_t began;
@@ -86,6 +88,8 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
                 fprintf(rw->report, "scope recover: pid %d: %s\n", m->pid, line);
             }
             recover_name_callsites(proc, &sites, &rw->sites, &map, rw->report);
+            g.comm_ids = scope_comm_merge_add(&rw->comms, g.payload.comms, g.payload.ncomms,
+                                              g.payload.members, &g.ncomm_ids);
             rc = scope_write_rank(api, w, &info, &g, map, recover_region_info, m);
             if (rc != 0)
                 snprintf(err, errlen, "%s",
@@ -203,15 +207,22 @@ static int write_run(const struct scope_recover_options *o, const struct recover
         root->hook_cost_ns};
     scope_writer *w = rw.api->create(path, &info, err, errlen);
     int rc = w ? 0 : -1, parts = 0;
+    if (rc == 0 && scope_comm_merge_init(&rw.comms, root->nranks) != 0) {
+        snprintf(err, errlen, "out of memory for the communicators");
+        rc = -1;
+    }
     scope_callsite_set_init(&rw.sites);
     scope_demangle_may_load();
     if (rc == 0)
         rc = write_all_ranks(&rw, w, run, path, nodes, &parts, err, errlen);
     scope_progress_end();
-    if (rc == 0 && scope_write_callsites(rw.api, w, &rw.sites) != 0) {
+    struct scope_comm_table comms = scope_comm_merge_table(&rw.comms);
+    if (rc == 0 && (scope_write_callsites(rw.api, w, &rw.sites) != 0 ||
+                    (rw.comms.defined && rw.api->communicators(w, &comms) != 0))) {
         snprintf(err, errlen, "%s", rw.api->error(w));
         rc = -1;
     }
+    scope_comm_merge_free(&rw.comms);
     scope_callsite_set_free(&rw.sites);
     if (rc != 0 && w)
         rw.api->abort(w);

@@ -79,7 +79,8 @@ struct scope_region_info recover_region_info(const struct scope_event_groups *g,
                                       .library = strings + h->module, .address = h->value,
                                       .clones = g->region_clones ? g->region_clones[r] : NULL,
                                       .unfinished = g->region_unfinished[r],
-                                      .has_self = g->self_known, .self_ns = g->region_self[r]};
+                                      .has_self = g->self_known, .self_ns = g->region_self[r],
+                                      .payload = g->region_payload ? g->region_payload[r] : NULL};
 }
 
 /* Groups one process's events by its regions, on rank 0's clock; the
@@ -109,11 +110,17 @@ int recover_group_process(const struct recover_process *proc, struct scope_event
         struct scope_clock_map map;
         scope_clock_map_init(&map, &c, &to_root);
         struct scope_record_reader in;
+        struct scope_payload_store payload = {0};
         scope_record_reader_init(&in, segs.threads, segs.n, &map);
         in.sites = sites;
+        in.payload = &payload;
         rc = scope_event_groups_build(g, &in, hook_region, (size_t)m->nhooks, (size_t)m->nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
         scope_record_reader_close(&in);
+        if (rc == 0)
+            scope_event_groups_take_payload(g, &payload, hook_symbol, hook_region,
+                                            (size_t)m->nhooks);
+        scope_payload_store_free(&payload);
     }
     if (rc == 0)
         g->region_clones = scope_region_clones(hook_symbol, hook_region, (size_t)m->nhooks,

@@ -3,7 +3,8 @@
  * record, stacks defined before use and redefined when the thread starts
  * its numbering again, definitions cut short by a kill, and the same events
  * whatever the batch size and wherever the spill file ends and the ring
- * (wrapping around its end) begins. */
+ * (wrapping around its end) begins; payload items and communicator
+ * definitions, whole and cut short. */
 #include <check.h>
 
 #include "check_main.h"
@@ -134,11 +135,80 @@ START_TEST(without_sites_table)
     scope_record_reader_init(&in, &t, 1, &same);
     struct scope_event e[16];
     char err[128];
-    ck_assert_int_eq(scope_record_reader_next(&in, e, 16, err, sizeof err), 6);
-    ck_assert_int_eq(scope_record_reader_next(&in, e + 6, 16, err, sizeof err), 1);
-    ck_assert_int_eq(scope_record_reader_next(&in, e, 16, err, sizeof err), 0);
+    size_t got = 0;
+    for (long k; (k = scope_record_reader_next(&in, e + got, 16 - got, err, sizeof err)) > 0;)
+        got += (size_t)k;
+    ck_assert_uint_eq(got, 7);
     for (size_t i = 0; i < 7; i++)
         ck_assert_int_eq(e[i].callsite, -1);
+}
+END_TEST
+
+/* Calls carrying payload (payload.h): a send with its call site and one
+ * item, a Waitall's two received messages without a call site, a
+ * communicator of 5 members defined between them, one cut short by a kill
+ * (left out), and a call whose items were cut short (it keeps those that
+ * came). */
+START_TEST(payload_and_communicators)
+{
+    struct scope_record r[32];
+    size_t n = 0;
+    const struct scope_payload_item sent = {4096, 3, 7, 1, SCOPE_ITEM_SENT},
+                                    got1 = {8, 0, -1, 0, SCOPE_ITEM_RECEIVED},
+                                    got2 = {0, 2, 99, 1, SCOPE_ITEM_RECEIVED};
+    scope_commdef_encode(&r[n++], 1, 5);
+    r[n++] = (struct scope_record){1 | (uint64_t)4 << 32, 6 | (uint64_t)3 << 32};   /* 0 3 5 2 */
+    r[n++] = (struct scope_record){2, 0};                                            /* 1 */
+    scope_record_encode(&r[n++], 10, 20, 1);
+    scope_callsite_encode(&r[n++], 0x401000, 0);
+    scope_payload_header_encode(&r[n++], 1);
+    scope_item_encode(&r[n++], &sent);
+    scope_commdef_encode(&r[n++], 2, 6);
+    r[n++] = (struct scope_record){1 | (uint64_t)2 << 32, 3 | (uint64_t)4 << 32};
+    r[n++] = (struct scope_record){0, 0};   /* killed before its last two members */
+    scope_record_encode(&r[n++], 30, 40, 2);
+    scope_payload_header_encode(&r[n++], 2);
+    scope_item_encode(&r[n++], &got1);
+    scope_item_encode(&r[n++], &got2);
+    scope_record_encode(&r[n++], 50, 60, 2);
+    scope_payload_header_encode(&r[n++], 3);
+    scope_item_encode(&r[n++], &got2);   /* killed after one item */
+    struct scope_thread_records t = {.records = r, .capacity = 32, .ready = n};
+    struct scope_clock_calibration ns = {0};
+    struct scope_clock_map same;
+    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
+    static struct scope_record_reader in;
+    struct scope_payload_store store = {0};
+    scope_record_reader_init(&in, &t, 1, &same);
+    in.payload = &store;
+    struct scope_event e[16];
+    char err[128];
+    size_t got = 0;
+    for (long k; (k = scope_record_reader_next(&in, e + got, 2, err, sizeof err)) > 0;)
+        got += (size_t)k;
+    ck_assert_uint_eq(got, 3);
+    ck_assert_uint_eq(e[0].nitems, 1);
+    ck_assert_uint_eq(e[1].nitems, 2);
+    ck_assert_uint_eq(e[2].nitems, 1);
+    ck_assert_uint_eq(store.nitems, 4);
+    const struct scope_payload_item *a = &store.items[e[0].item_first], *b = &store.items[e[1].item_first + 1];
+    ck_assert_int_eq(a->bytes, 4096);
+    ck_assert_int_eq(a->peer, 3);
+    ck_assert_int_eq(a->tag, 7);
+    ck_assert_int_eq(a->comm, 1);
+    ck_assert_int_eq(a->kind, SCOPE_ITEM_SENT);
+    ck_assert_int_eq(store.items[e[1].item_first].tag, -1);
+    ck_assert_int_eq(b->bytes, 0);
+    ck_assert_int_eq(b->peer, 2);
+    ck_assert_int_eq(b->tag, 99);
+    ck_assert_int_eq(b->kind, SCOPE_ITEM_RECEIVED);
+    ck_assert_uint_eq(store.ncomms, 1);
+    ck_assert_int_eq(store.comms[0].id, 1);
+    ck_assert_uint_eq(store.comms[0].size, 5);
+    const int32_t want[5] = {0, 3, 5, 2, 1};
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_int_eq(store.members[store.comms[0].first + i], want[i]);
+    scope_payload_store_free(&store);
 }
 END_TEST
 
@@ -148,6 +218,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, every_batch_and_split);
     tcase_add_test(tc, without_sites_table);
+    tcase_add_test(tc, payload_and_communicators);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }

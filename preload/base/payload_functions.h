@@ -1,0 +1,114 @@
+/* payload_functions.h: the MPI functions whose calls scope records with
+ * what they carried (preload/mpi/payload_wrappers.c wraps them), by name,
+ * each with its family (the region's mpi_payload attribute), and the hook
+ * each got when the config selected it. MPI-free: the patcher claims these
+ * hooks instead of patching the functions, and `scope recover` names the
+ * families of a dead run's regions. */
+#ifndef SCOPE_PAYLOAD_FUNCTIONS_H
+#define SCOPE_PAYLOAD_FUNCTIONS_H
+
+#include <stdint.h>
+
+/* X(ENUM, name, family) for each wrapped function. */
+#define SCOPE_WRAPPED_FUNCTIONS(X)                          \
+    X(SEND, "MPI_Send", "p2p")                              \
+    X(SSEND, "MPI_Ssend", "p2p")                            \
+    X(BSEND, "MPI_Bsend", "p2p")                            \
+    X(RSEND, "MPI_Rsend", "p2p")                            \
+    X(ISEND, "MPI_Isend", "p2p")                            \
+    X(ISSEND, "MPI_Issend", "p2p")                          \
+    X(IBSEND, "MPI_Ibsend", "p2p")                          \
+    X(IRSEND, "MPI_Irsend", "p2p")                          \
+    X(RECV, "MPI_Recv", "p2p")                              \
+    X(IRECV, "MPI_Irecv", "p2p")                            \
+    X(SENDRECV, "MPI_Sendrecv", "p2p")                      \
+    X(SENDRECV_REPLACE, "MPI_Sendrecv_replace", "p2p")      \
+    X(WAIT, "MPI_Wait", "p2p")                              \
+    X(WAITALL, "MPI_Waitall", "p2p")                        \
+    X(WAITANY, "MPI_Waitany", "p2p")                        \
+    X(WAITSOME, "MPI_Waitsome", "p2p")                      \
+    X(TEST, "MPI_Test", "p2p")                              \
+    X(TESTALL, "MPI_Testall", "p2p")                        \
+    X(TESTANY, "MPI_Testany", "p2p")                        \
+    X(TESTSOME, "MPI_Testsome", "p2p")                      \
+    X(SEND_INIT, "MPI_Send_init", "p2p")                    \
+    X(SSEND_INIT, "MPI_Ssend_init", "p2p")                  \
+    X(BSEND_INIT, "MPI_Bsend_init", "p2p")                  \
+    X(RSEND_INIT, "MPI_Rsend_init", "p2p")                  \
+    X(RECV_INIT, "MPI_Recv_init", "p2p")                    \
+    X(START, "MPI_Start", "p2p")                            \
+    X(STARTALL, "MPI_Startall", "p2p")                      \
+    X(PROBE, "MPI_Probe", "p2p")                            \
+    X(IPROBE, "MPI_Iprobe", "p2p")                          \
+    X(MPROBE, "MPI_Mprobe", "p2p")                          \
+    X(IMPROBE, "MPI_Improbe", "p2p")                        \
+    X(MRECV, "MPI_Mrecv", "p2p")                            \
+    X(IMRECV, "MPI_Imrecv", "p2p")                          \
+    X(BARRIER, "MPI_Barrier", "collective")                 \
+    X(IBARRIER, "MPI_Ibarrier", "collective")               \
+    X(BCAST, "MPI_Bcast", "collective")                     \
+    X(IBCAST, "MPI_Ibcast", "collective")                   \
+    X(REDUCE, "MPI_Reduce", "collective")                   \
+    X(IREDUCE, "MPI_Ireduce", "collective")                 \
+    X(ALLREDUCE, "MPI_Allreduce", "collective")             \
+    X(IALLREDUCE, "MPI_Iallreduce", "collective")           \
+    X(REDUCE_SCATTER, "MPI_Reduce_scatter", "collective")   \
+    X(IREDUCE_SCATTER, "MPI_Ireduce_scatter", "collective") \
+    X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", "collective")   \
+    X(IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", "collective") \
+    X(SCAN, "MPI_Scan", "collective")                       \
+    X(ISCAN, "MPI_Iscan", "collective")                     \
+    X(EXSCAN, "MPI_Exscan", "collective")                   \
+    X(IEXSCAN, "MPI_Iexscan", "collective")                 \
+    X(GATHER, "MPI_Gather", "collective")                   \
+    X(IGATHER, "MPI_Igather", "collective")                 \
+    X(GATHERV, "MPI_Gatherv", "collective")                 \
+    X(IGATHERV, "MPI_Igatherv", "collective")               \
+    X(SCATTER, "MPI_Scatter", "collective")                 \
+    X(ISCATTER, "MPI_Iscatter", "collective")               \
+    X(SCATTERV, "MPI_Scatterv", "collective")               \
+    X(ISCATTERV, "MPI_Iscatterv", "collective")             \
+    X(ALLGATHER, "MPI_Allgather", "collective")             \
+    X(IALLGATHER, "MPI_Iallgather", "collective")           \
+    X(ALLGATHERV, "MPI_Allgatherv", "collective")           \
+    X(IALLGATHERV, "MPI_Iallgatherv", "collective")         \
+    X(ALLTOALL, "MPI_Alltoall", "collective")               \
+    X(IALLTOALL, "MPI_Ialltoall", "collective")             \
+    X(ALLTOALLV, "MPI_Alltoallv", "collective")             \
+    X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
+    X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
+    X(IALLTOALLW, "MPI_Ialltoallw", "collective")           \
+    X(PUT, "MPI_Put", "rma")                                \
+    X(GET, "MPI_Get", "rma")                                \
+    X(ACCUMULATE, "MPI_Accumulate", "rma")                  \
+    X(RPUT, "MPI_Rput", "rma")                              \
+    X(RGET, "MPI_Rget", "rma")                              \
+    X(RACCUMULATE, "MPI_Raccumulate", "rma")                \
+    X(FILE_READ, "MPI_File_read", "io")                     \
+    X(FILE_WRITE, "MPI_File_write", "io")                   \
+    X(FILE_READ_ALL, "MPI_File_read_all", "io")             \
+    X(FILE_WRITE_ALL, "MPI_File_write_all", "io")           \
+    X(FILE_READ_AT, "MPI_File_read_at", "io")               \
+    X(FILE_WRITE_AT, "MPI_File_write_at", "io")             \
+    X(FILE_READ_AT_ALL, "MPI_File_read_at_all", "io")       \
+    X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", "io")
+
+enum scope_wrapped_function {
+#define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,
+    SCOPE_WRAPPED_FUNCTIONS(SCOPE_WRAPPED_ENUM)
+#undef SCOPE_WRAPPED_ENUM
+    SCOPE_WRAPPED_COUNT
+};
+
+/* 1 + the hook of each wrapped function the config selected, 0 when none:
+ * set by the patcher, read by the wrappers on every call. */
+extern uint32_t scope_wrapped_hook[SCOPE_WRAPPED_COUNT];
+
+/* Whether the config selected any wrapped function. */
+int scope_wrapped_any(void);
+/* Which wrapped function `symbol` is, -1 when none. */
+int scope_wrapped_function_of(const char *symbol);
+/* The family of `symbol` when scope records its payload, else NULL. */
+const char *scope_payload_family(const char *symbol);
+
+#endif

@@ -1,0 +1,161 @@
+/* collective_wrappers.c: the collectives whose calls scope records with
+ * what they carried (wrapped_call.h), blocking and nonblocking forms from
+ * one description each: one item per call, its bytes being what leaves
+ * this rank's send buffer (count x type size; v and w forms: the sum of
+ * its send counts; a rooted collective's receive-only ranks, MPI_Bcast's
+ * non-root ranks: 0; MPI_IN_PLACE: the data the rank contributes in
+ * place), its peer the root as a world rank (-1 without one). */
+#include "wrapped_call.h"
+
+static int comm_size(const struct scope_comm *c)
+{
+    return c ? c->size : 0;
+}
+
+static int is_rank(const struct scope_comm *c, int root)
+{
+    return c && c->rank == root;
+}
+
+static int64_t sum(const int *counts, int n)
+{
+    int64_t total = 0;
+    for (int i = 0; counts && i < n; i++)
+        total += counts[i];
+    return total;
+}
+
+static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
+{
+    int64_t total = 0;
+    for (int i = 0; counts && types && i < n; i++)
+        total += type_bytes(counts[i], types[i]);
+    return total;
+}
+
+#define UNPAREN(...) __VA_ARGS__
+
+/* One form: its parameters, arguments, communicator, bytes and root
+ * (expressions of the arguments and c, the communicator's entry). */
+#define COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT)                                 \
+    EXPORT int MPI_##NAME PARAMS                                                             \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
+            return PMPI_##NAME ARGS;                                                         \
+        int rc = PMPI_##NAME ARGS;                                                           \
+        call_returned(&w);                                                                   \
+        if (rc == MPI_SUCCESS) {                                                             \
+            const struct scope_comm *c = scope_comm_of(COMM);                                \
+            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (ROOT)), -1, c); \
+        }                                                                                    \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
+    }
+
+/* A collective and its nonblocking form (the same and a request). */
+#define BOTH_FORMS(F, NAME, IF, INAME, PARAMS, ARGS, COMM, BYTES, ROOT)                       \
+    COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT)                                      \
+    COLLECTIVE(IF, INAME, (UNPAREN PARAMS, MPI_Request *request), (UNPAREN ARGS, request),    \
+               COMM, BYTES, ROOT)
+
+#define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
+
+BOTH_FORMS(BARRIER, Barrier, IBARRIER, Ibarrier, (MPI_Comm comm), (comm), comm, 0, -1)
+BOTH_FORMS(BCAST, Bcast, IBCAST, Ibcast,
+           (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
+           (buf, count, type, root, comm), comm,
+           is_rank(c, root) ? type_bytes(count, type) : 0, root)
+BOTH_FORMS(REDUCE, Reduce, IREDUCE, Ireduce,
+           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+            MPI_Comm comm),
+           (sendbuf, recvbuf, count, type, op, root, comm), comm, type_bytes(count, type), root)
+BOTH_FORMS(ALLREDUCE, Allreduce, IALLREDUCE, Iallreduce,
+           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+            MPI_Comm comm),
+           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
+BOTH_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
+           (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
+            MPI_Op op, MPI_Comm comm),
+           (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
+           type_bytes(sum(recvcounts, comm_size(c)), type), -1)
+BOTH_FORMS(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, IREDUCE_SCATTER_BLOCK,
+           Ireduce_scatter_block,
+           (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+            MPI_Comm comm),
+           (sendbuf, recvbuf, recvcount, type, op, comm), comm,
+           type_bytes((int64_t)recvcount * comm_size(c), type), -1)
+BOTH_FORMS(SCAN, Scan, ISCAN, Iscan,
+           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+            MPI_Comm comm),
+           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
+BOTH_FORMS(EXSCAN, Exscan, IEXSCAN, Iexscan,
+           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+            MPI_Comm comm),
+           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
+BOTH_FORMS(GATHER, Gather, IGATHER, Igather,
+           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
+           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
+           IN_PLACE(sendbuf) ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype),
+           root)
+BOTH_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
+           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+            MPI_Comm comm),
+           (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
+           comm,
+           IN_PLACE(sendbuf) ? type_bytes(recvcounts[root], recvtype)
+                             : type_bytes(sendcount, sendtype),
+           root)
+BOTH_FORMS(SCATTER, Scatter, ISCATTER, Iscatter,
+           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
+           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
+           is_rank(c, root) ? type_bytes((int64_t)sendcount * comm_size(c), sendtype) : 0, root)
+BOTH_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
+           (const void *sendbuf, const int sendcounts[], const int displs[],
+            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+            MPI_Comm comm),
+           (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
+           comm, is_rank(c, root) ? type_bytes(sum(sendcounts, comm_size(c)), sendtype) : 0,
+           root)
+BOTH_FORMS(ALLGATHER, Allgather, IALLGATHER, Iallgather,
+           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
+           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
+           IN_PLACE(sendbuf) ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype),
+           -1)
+BOTH_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
+           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+           (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
+           IN_PLACE(sendbuf) ? (c ? type_bytes(recvcounts[c->rank], recvtype) : 0)
+                             : type_bytes(sendcount, sendtype),
+           -1)
+BOTH_FORMS(ALLTOALL, Alltoall, IALLTOALL, Ialltoall,
+           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
+           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
+           IN_PLACE(sendbuf) ? type_bytes((int64_t)recvcount * comm_size(c), recvtype)
+                             : type_bytes((int64_t)sendcount * comm_size(c), sendtype),
+           -1)
+BOTH_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
+           (const void *sendbuf, const int sendcounts[], const int sdispls[],
+            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+            MPI_Datatype recvtype, MPI_Comm comm),
+           (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
+           comm,
+           IN_PLACE(sendbuf) ? type_bytes(sum(recvcounts, comm_size(c)), recvtype)
+                             : type_bytes(sum(sendcounts, comm_size(c)), sendtype),
+           -1)
+BOTH_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
+           (const void *sendbuf, const int sendcounts[], const int sdispls[],
+            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
+           (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+            comm),
+           comm,
+           IN_PLACE(sendbuf) ? sum_typed(recvcounts, recvtypes, comm_size(c))
+                             : sum_typed(sendcounts, sendtypes, comm_size(c)),
+           -1)

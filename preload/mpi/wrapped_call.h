@@ -1,0 +1,105 @@
+/* wrapped_call.h: one recorded call of an MPI function scope wraps
+ * (payload_functions.h). When the config selected the function (the
+ * patcher gave the wrapper the function's hook), its wrapper times the
+ * call to PMPI_*, works out what it moved as payload items (payload.h)
+ * and records the call, its caller and its items in one reservation
+ * (hot_path.c); otherwise it calls PMPI_* and returns. From the call's
+ * start to its record the thread is busy: the function's own patch (it
+ * records the calls that do not come through the wrapper, like Open MPI's
+ * Fortran bindings') passes through, and what scope asks MPI itself (type
+ * sizes, groups, counts) is not recorded either. Payload is worked
+ * out only for a call that succeeded: a failed one (its error handler
+ * returned) is recorded with none, so that no invalid handle reaches MPI
+ * again. */
+#ifndef SCOPE_WRAPPED_CALL_H
+#define SCOPE_WRAPPED_CALL_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm_table.h"
+#include "payload.h"
+#include "payload_functions.h"
+#include "thread_state.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define SMALL 32   /* items, requests and statuses kept on the stack */
+
+/* One recorded call being made. */
+struct wrapped_call {
+    uint32_t hook;
+    uint64_t start, end;
+    size_t n, cap;
+    struct scope_payload_item *item;
+    struct scope_payload_item small[SMALL];
+};
+
+/* Whether function f's call is recorded now (then it starts). */
+static inline int call_begins(struct wrapped_call *w, enum scope_wrapped_function f)
+{
+    uint32_t hook = scope_wrapped_hook[f];
+    if (!hook)
+        return 0;
+    w->hook = hook - 1;
+    w->n = 0;
+    w->cap = SMALL;
+    w->item = w->small;
+    if (!scope_wrapped_call_begins(&w->start))
+        return 0;
+    scope_tls.busy++;
+    return 1;
+}
+
+static inline void call_returned(struct wrapped_call *w)
+{
+    w->end = scope_wrapped_clock();
+}
+
+static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, int64_t bytes, int32_t peer,
+                     int tag, const struct scope_comm *c)
+{
+    if (w->n == w->cap) {
+        struct scope_payload_item *more = malloc(2 * w->cap * sizeof *more);
+        if (!more)
+            return;
+        memcpy(more, w->item, w->n * sizeof *more);
+        if (w->item != w->small)
+            free(w->item);
+        w->item = more;
+        w->cap *= 2;
+    }
+    w->item[w->n++] = (struct scope_payload_item){bytes, peer, tag, c ? c->id : -1, (int32_t)kind};
+}
+
+/* Records the call; `caller` is its return address in the application. */
+static inline void call_ends(struct wrapped_call *w, void *caller)
+{
+    scope_tls.busy--;
+    scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller, w->item, w->n);
+    if (w->item != w->small)
+        free(w->item);
+}
+
+/* The message a completed receive on c got, from its status. */
+static inline void add_received(struct wrapped_call *w, const MPI_Status *st, const struct scope_comm *c)
+{
+    MPI_Count bytes = 0;
+    if (st->MPI_SOURCE == MPI_PROC_NULL ||
+        PMPI_Get_elements_x(st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED) {
+        add_item(w, SCOPE_ITEM_CALL, 0, -1, -1, c);
+        return;
+    }
+    add_item(w, SCOPE_ITEM_RECEIVED, (int64_t)bytes, scope_comm_world_rank(c, st->MPI_SOURCE),
+             st->MPI_TAG, c);
+}
+
+/* count values of type in bytes (0 when the type is not valid). */
+static inline int64_t type_bytes(int64_t count, MPI_Datatype type)
+{
+    int size = 0;
+    return PMPI_Type_size(type, &size) == MPI_SUCCESS ? count * size : 0;
+}
+
+#endif

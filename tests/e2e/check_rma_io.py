@@ -1,0 +1,42 @@
+"""check_rma_io.py: the file of tests/programs/payload_rma_io.c run on 4
+ranks must say what every one-sided and I/O call carried: MPI_Put,
+MPI_Get and MPI_Accumulate with the origin's bytes and the target as a
+world rank through the window's communicator (ranks reversed), that
+communicator's members; MPI_File_write_at and MPI_File_read_at_all with
+the bytes written and read.
+usage: check_rma_io.py FILE [DIR (unused)]"""
+import sys
+
+import h5py
+
+
+def fail(message):
+    print("FAIL:", message)
+    sys.exit(1)
+
+
+with h5py.File(sys.argv[1]) as f:
+    comms = f["metadata/communicators"][:].tolist()
+    members = f["metadata/communicator_members"][:].tolist()
+    window_comms = set()
+    for r in range(4):
+        want = {"MPI_Put": ("rma", 12 * (r + 1), 3), "MPI_Get": ("rma", 16, 2),
+                "MPI_Accumulate": ("rma", 16, 1), "MPI_File_write_at": ("io", 10 * (r + 1), -1),
+                "MPI_File_read_at_all": ("io", 20, -1)}
+        for name, (family, nbytes, peer) in want.items():
+            g = f[f"rank{r}/regions/{name}"]
+            got_family = g.attrs.get("mpi_payload")
+            got_family = got_family.decode() if isinstance(got_family, bytes) else got_family
+            got = (got_family, g["bytes"][:].tolist(), g["peer"][:].tolist())
+            if got != (family, [nbytes], [peer]):
+                fail(f"rank {r} {name}: {got}, want {(family, [nbytes], [peer])}")
+            if family == "rma":
+                window_comms |= set(g["comm"][:].tolist())
+            elif g["comm"][:].tolist() != [-1]:
+                fail(f"rank {r} {name}: comm {g['comm'][:].tolist()}")
+    if len(window_comms) != 1:
+        fail(f"the window's communicator ids {window_comms}")
+    size, first = comms[window_comms.pop()]
+    if members[first:first + size] != [3, 2, 1, 0]:
+        fail(f"the window's communicator is {members[first:first + size]}")
+    print("check_rma_io: every one-sided and I/O call's payload as expected")

@@ -1,0 +1,60 @@
+/* payload_collectives.c: collectives whose every byte and root is known in
+ * advance, for the payload end-to-end test (tests/e2e/payload.sh), on 4
+ * ranks: MPI_Alltoallv with unequal counts (rank r sends (r + 1)(j + 2)
+ * ints to rank j), MPI_Bcast of 5 elements of an MPI_Type_vector (3 blocks
+ * of 2 doubles, stride 4: 48 bytes each) from root 2, MPI_Reduce of 10
+ * doubles to root 1, MPI_Gather of 7 ints to root 3 (MPI_IN_PLACE there),
+ * MPI_Scatterv from root 0 (j + 1 ints to rank j), MPI_Allreduce of 3 ints,
+ * MPI_Iallreduce of 4 doubles, MPI_Barrier, and on a communicator split
+ * by parity an MPI_Allreduce of 2 ints and an MPI_Bcast of 1 int from its
+ * rank 1. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 4) {
+        fprintf(stderr, "payload_collectives: run on 4 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    static int ints[4096], more[4096];
+    static double doubles[4096], out[4096];
+    int sendcounts[4], recvcounts[4], sdispls[4], rdispls[4];
+    for (int j = 0, s = 0, r = 0; j < 4; j++) {
+        sendcounts[j] = (rank + 1) * (j + 2);
+        recvcounts[j] = (j + 1) * (rank + 2);
+        sdispls[j] = s;
+        rdispls[j] = r;
+        s += sendcounts[j];
+        r += recvcounts[j];
+    }
+    MPI_Alltoallv(ints, sendcounts, sdispls, MPI_INT, more, recvcounts, rdispls, MPI_INT,
+                  MPI_COMM_WORLD);
+    MPI_Datatype vector;
+    MPI_Type_vector(3, 2, 4, MPI_DOUBLE, &vector);
+    MPI_Type_commit(&vector);
+    MPI_Bcast(doubles, 5, vector, 2, MPI_COMM_WORLD);
+    MPI_Type_free(&vector);
+    MPI_Reduce(doubles, out, 10, MPI_DOUBLE, MPI_SUM, 1, MPI_COMM_WORLD);
+    MPI_Gather(rank == 3 ? MPI_IN_PLACE : ints, 7, MPI_INT, more, 7, MPI_INT, 3, MPI_COMM_WORLD);
+    int scounts[4] = {1, 2, 3, 4}, displs[4] = {0, 1, 3, 6};
+    MPI_Scatterv(ints, scounts, displs, MPI_INT, more, rank + 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(ints, more, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallreduce(doubles, out, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Allreduce(ints, more, 2, MPI_INT, MPI_SUM, half);
+    MPI_Bcast(ints, 1, MPI_INT, 1, half);
+    MPI_Comm_free(&half);
+    MPI_Finalize();
+    if (rank == 0)
+        printf("payload_collectives: done\n");
+    return 0;
+}

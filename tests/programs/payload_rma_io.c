@@ -1,0 +1,46 @@
+/* payload_rma_io.c: one-sided calls and MPI-IO whose bytes and targets are
+ * known in advance, for the payload end-to-end test (tests/e2e/payload.sh),
+ * on 4 ranks: a window over a communicator whose rank order is the world's
+ * reversed (its rank k is world rank 3 - k); between fences each rank puts
+ * 3 (r + 1) ints to its rank 0, gets 2 doubles from its rank 1 and
+ * accumulates 4 ints to its rank 2; then each writes 10 (r + 1) bytes at
+ * offset 100 r of a shared file (MPI_File_write_at) and all read 5 ints
+ * back (MPI_File_read_at_all). */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 4) {
+        fprintf(stderr, "payload_rma_io: run on 4 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Comm reversed;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &reversed);
+    static int window_ints[64], ints[64];
+    static double doubles[8];
+    MPI_Win win;
+    MPI_Win_create(window_ints, sizeof window_ints, sizeof(int), MPI_INFO_NULL, reversed, &win);
+    MPI_Win_fence(0, win);
+    MPI_Put(ints, 3 * (rank + 1), MPI_INT, 0, 16 * rank, 3 * (rank + 1), MPI_INT, win);
+    MPI_Get(doubles, 2, MPI_DOUBLE, 1, 0, 4, MPI_INT, win);
+    MPI_Accumulate(ints, 4, MPI_INT, 2, 60, 4, MPI_INT, MPI_SUM, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_Comm_free(&reversed);
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_WORLD, "payload-io.dat", MPI_MODE_CREATE | MPI_MODE_RDWR,
+                  MPI_INFO_NULL, &fh);
+    char bytes[64] = {0};
+    MPI_File_write_at(fh, 100 * rank, bytes, 10 * (rank + 1), MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_read_at_all(fh, 0, ints, 5, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+    MPI_Finalize();
+    if (rank == 0)
+        printf("payload_rma_io: done\n");
+    return 0;
+}
