@@ -9,6 +9,8 @@
 # usage: bench_app_overhead.sh HPCC SCOPE_CLI CONFIG_DIR [ROUNDS [N]]
 #        (env: MPIRUN, the launcher with its options; N is HPL's matrix size)
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 hpcc=$(readlink -f "$1") scope_cli=$(readlink -f "$2") configs=$(readlink -f "$3")
 rounds=${4:-5} n=${5:-1000}
 mpirun=${MPIRUN:-mpirun.openmpi --allow-run-as-root --oversubscribe}
@@ -30,7 +32,6 @@ seconds() {   # runs "$@", prints its wall time in seconds
     t1=$(date +%s%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", (b - a) / 1e9}'
 }
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 declare -A times calls
 variants=(plain full nopoll)

@@ -12,6 +12,8 @@
 #   BENCH_RANK_CALLS (default 2500000), MPIRUN (default mpirun.openmpi
 #   --allow-run-as-root --oversubscribe)
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 
 if [ $# -ne 2 ]; then
     echo "usage: $0 BUILD_A BUILD_B" >&2
@@ -32,7 +34,6 @@ for b in "${builds[@]}"; do
     done
 done
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 cd "$work"
 for ((r = 1; r <= rounds; r++)); do

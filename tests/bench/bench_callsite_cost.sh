@@ -9,6 +9,8 @@
 # usage: bench_callsite_cost.sh BENCH_CALLS_EXE LIBSCOPE_SO
 # environment: BENCH_CALLS (default 1000000), BENCH_ROUNDS (default 5).
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 
 if [ $# -lt 2 ]; then
     echo "usage: $0 BENCH_CALLS_EXE LIBSCOPE_SO" >&2
@@ -61,15 +63,10 @@ for r in $(seq 1 "$rounds"); do
     echo
 done
 
-median() {
-    sort -g "$1" | awk '{a[NR] = $1} END {
-        if (NR % 2) printf "%.2f\n", a[(NR + 1) / 2];
-        else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
-base=$(median "$tmp/base.ns")
+base=$(median <"$tmp/base.ns")
 declare -A med
-for d in "${depths[@]}"; do med[$d]=$(median "$tmp/depth$d.ns"); done
+for d in "${depths[@]}"; do med[$d]=$(median <"$tmp/depth$d.ns"); done
 echo
 printf '%-12s %9s %9s %16s\n' variant ns/call overhead "over depth 0"
 printf '%-12s %9s %9s %16s\n' unprofiled "$base" - -

@@ -28,6 +28,8 @@
 # targets (default buffer <= 1.15 x the two-rdtsc floor, >= 5 x faster
 # than uftrace, a whole run <= 0.75 x uftrace's) are reported.
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 
 if [ $# -lt 2 ]; then
     echo "usage: $0 BENCH_CALLS_EXE LIBSCOPE_SO [SCOPE_CLI]" >&2
@@ -149,12 +151,6 @@ run_variant() {
     [ "$v" != base1 ] || ns_of rdtsc_cpu_ns "$out" >> "$tmp/rdtsc.cpu"
 }
 
-median() {
-    sort -g "$1" | awk '{a[NR] = $1} END {
-        if (NR == 0) print "nan";
-        else if (NR % 2) printf "%.2f\n", a[(NR + 1) / 2];
-        else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
 
 echo "hook cost: $calls calls of work() per thread, $rounds alternating rounds, medians"
 echo "(per round: wall/cpu ns per call)"
@@ -169,10 +165,10 @@ done
 
 declare -A med cpu pcpu run
 for v in "${variants[@]}"; do
-    med[$v]=$(median "$tmp/$v.ns")
-    cpu[$v]=$(median "$tmp/$v.cpu")
-    pcpu[$v]=$(median "$tmp/$v.pcpu")
-    run[$v]=$(median "$tmp/$v.run")
+    med[$v]=$(median <"$tmp/$v.ns")
+    cpu[$v]=$(median <"$tmp/$v.cpu")
+    pcpu[$v]=$(median <"$tmp/$v.pcpu")
+    run[$v]=$(median <"$tmp/$v.run")
 done
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 base_of() { [ "${threads[$1]}" = 1 ] && echo "${med[base1]}" || echo "${med[base2]}"; }
@@ -205,7 +201,7 @@ echo " over the unprofiled thread's; run s: the whole run, start to written file
 
 scope_ovh=$(calc "${med[scope1]} - ${med[base1]}")
 scope_cpu_ovh=$(calc "${cpu[scope1]} - ${cpu[base1]}")
-rdtsc=$(median "$tmp/rdtsc.cpu")
+rdtsc=$(median <"$tmp/rdtsc.cpu")
 floor=$(calc "2 * $rdtsc")
 big_ovh=$(calc "${med[scopebig1]} - ${med[base1]}")
 big_cpu_ovh=$(calc "${cpu[scopebig1]} - ${cpu[base1]}")

@@ -9,6 +9,8 @@
 # usage: bench_lammps.sh SCOPE_CLI LMP [STEPS [ROUNDS]]
 # example: bench_lammps.sh build/tools/scope /usr/bin/lmp 2000 3
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 if [ $# -lt 2 ]; then
     echo "usage: $0 SCOPE_CLI LMP [STEPS [ROUNDS]]" >&2
     exit 2
@@ -33,7 +35,6 @@ wall() {   # seconds of one run of "$@"; its stderr kept in run.err
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
 }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 calls_of() { grep -o '([0-9]* calls' run.err | tr -dc 0-9; }
 
 # The suggested config comes from one traced run first.

@@ -16,6 +16,8 @@
 # scope is timed in the same rounds, for before/after figures.
 # usage: bench_reader.sh MPIRUN_CMD PROGRAM SCOPE_CLI PYTHON MAKE_MANY_RANKS [BEFORE_CLI]
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 mpirun=$1 program=$2 scope=$3 python=$4 make_many_ranks=$5 before=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-bench-reader-XXXXXX")
@@ -137,7 +139,6 @@ time_of() {   # seconds of one run of the command
     t1=$(date +%s.%N)
     echo "$t1 - $t0" | bc -l
 }
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 rounds=3
 clis=("$scope")
 [ -n "$before" ] && clis+=("$before")

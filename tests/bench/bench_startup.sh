@@ -14,6 +14,8 @@
 #   lmp -in /dev/null -log none
 # environment: BENCH_ROUNDS (default 5)
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 if [ $# -lt 4 ]; then
     echo "usage: $0 SCOPE_CLI LIBSCOPE_SO 'PATTERN;...' PROGRAM [ARGS...]" >&2
     exit 2
@@ -33,7 +35,6 @@ wall() {   # seconds of one run of "$@" (output discarded)
     awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.6f\n", b - a}' 
 }
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 program=$(command -v "$1")
 declare -A counts

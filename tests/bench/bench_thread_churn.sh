@@ -7,6 +7,8 @@
 # unprofiled run and scope's peak resident memory.
 # usage: bench_thread_churn.sh PROGRAM LIBSCOPE SCOPE_CLI [ROUNDS]
 set -euo pipefail
+# shellcheck source=bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
 program=$(readlink -f "$1") lib=$(readlink -f "$2") cli=$(readlink -f "$3")
 rounds=${4:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-churn-bench-XXXXXX")
@@ -20,7 +22,6 @@ seconds() {   # runs "$@", prints its wall time in seconds; its output in run.ou
     t1=$(date +%s%N)
     echo "scale=3; ($t1 - $t0) / 1000000000" | bc
 }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 plain=() scope=() uft=() peaks=()
 for ((r = 1; r <= rounds; r++)); do
