@@ -15,12 +15,11 @@ static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int d
                      MPI_Comm comm)
 {
     const struct scope_comm *c = scope_comm_of(comm);
-    int size = 0;
-    if (dest == MPI_PROC_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) {
+    if (dest == MPI_PROC_NULL) {
         add_item(w, SCOPE_ITEM_CALL, 0, -1, tag, c);
         return;
     }
-    add_item(w, SCOPE_ITEM_SENT, (int64_t)count * size, scope_comm_world_rank(c, dest), tag, c);
+    add_item(w, SCOPE_ITEM_SENT, type_bytes(count, type), scope_comm_world_rank(c, dest), tag, c);
 }
 
 /* Whether a Wait or Test is recorded: receives must then be followed. */

@@ -73,11 +73,15 @@ static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, i
     w->item[w->n++] = (struct scope_payload_item){bytes, peer, tag, c ? c->id : -1, (int32_t)kind};
 }
 
-/* Records the call; `caller` is its return address in the application. */
+/* Records the call; `caller` is its return address in the application. A
+ * call that carried nothing (a Test or Iprobe that found nothing, a Wait
+ * completing only sends, a failed call) is recorded as a timed call, no
+ * payload header: polling loops cost no more than timed only. */
 static inline void call_ends(struct wrapped_call *w, void *caller)
 {
     scope_tls.busy--;
-    scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller, w->item, w->n);
+    scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller,
+                            w->n ? w->item : NULL, w->n);
     if (w->item != w->small)
         free(w->item);
 }
@@ -95,10 +99,14 @@ static inline void add_received(struct wrapped_call *w, const MPI_Status *st, co
              st->MPI_TAG, c);
 }
 
-/* count values of type in bytes (0 when the type is not valid). */
+/* count values of type in bytes. No value, or MPI_DATATYPE_NULL (which
+ * MPI_Alltoallw takes for the peers it sends nothing), is 0 without asking
+ * MPI, whose error handler would abort the program. */
 static inline int64_t type_bytes(int64_t count, MPI_Datatype type)
 {
     int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
     return PMPI_Type_size(type, &size) == MPI_SUCCESS ? count * size : 0;
 }
 

@@ -1,7 +1,8 @@
 """check_collectives.py: the file of tests/programs/payload_collectives.c
 run on 4 ranks must say what every collective carried, exactly: bytes
 (derived type included, v forms summed, receive-only ranks 0), the root as
-a world rank, the communicator (world, or the one split by parity).
+a world rank, the communicator (world, or the one split by parity); a
+call that failed (an invalid datatype) recorded without payload.
 usage: check_collectives.py FILE [DIR (unused)]"""
 import sys
 
@@ -23,7 +24,8 @@ with h5py.File(sys.argv[1]) as f:
         # (bytes, peer, comm) of each call, comm None: world (0)
         want = {
             "MPI_Alltoallv": [(4 * (r + 1) * (2 + 3 + 4 + 5), -1, 0)],
-            "MPI_Bcast": [(5 * 48 if r == 2 else 0, 2, 0), (4 if r // 2 == 1 else 0, 2 + r % 2, None)],
+            "MPI_Bcast": [(5 * 48 if r == 2 else 0, 2, 0), (4 if r // 2 == 1 else 0, 2 + r % 2, None),
+                          (0, -1, -1)],   # failed: recorded, without payload
             "MPI_Reduce": [(80, 1, 0)],
             "MPI_Gather": [(28, 3, 0)],
             "MPI_Scatterv": [(40 if r == 0 else 0, 0, 0)],

@@ -12,9 +12,10 @@ cd "$work"
 fail() { echo "FAIL: $*"; cat out.txt err.txt 2>/dev/null || true; exit 1; }
 
 if [ "$mode" = recover ]; then
-    ! $MPIRUN -n 4 "$SCOPE_CLI" run -c "$CONFIG" -- "$PROGRAM" abort >out.txt 2>err.txt ||
-        fail "the job did not abort"
-    grep -q "MPI_Abort" err.txt || fail "no word of the abort"
+    rc=0
+    $MPIRUN -n 4 "$SCOPE_CLI" run -c "$CONFIG" -- "$PROGRAM" abort >out.txt 2>err.txt || rc=$?
+    [ "$rc" -ne 0 ] || fail "the job did not abort"
+    grep -q "MPI_Abort" err.txt || fail "no word of the abort (the launcher's exit status: $rc)"
     pid0=$(grep -o 'pid [0-9]*' err.txt | head -1 | awk '{print $2}')
     [ -n "$pid0" ] || fail "no pid in scope's message"
     for _ in $(seq 50); do

@@ -7,7 +7,8 @@
  * MPI_Scatterv from root 0 (j + 1 ints to rank j), MPI_Allreduce of 3 ints,
  * MPI_Iallreduce of 4 doubles, MPI_Barrier, and on a communicator split
  * by parity an MPI_Allreduce of 2 ints and an MPI_Bcast of 1 int from its
- * rank 1. */
+ * rank 1; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
+ * datatype, which fails and must be recorded all the same. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -53,6 +54,11 @@ int main(int argc, char **argv)
     MPI_Allreduce(ints, more, 2, MPI_INT, MPI_SUM, half);
     MPI_Bcast(ints, 1, MPI_INT, 1, half);
     MPI_Comm_free(&half);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (MPI_Bcast(ints, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS) {
+        fprintf(stderr, "payload_collectives: MPI_Bcast of MPI_DATATYPE_NULL succeeded\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     MPI_Finalize();
     if (rank == 0)
         printf("payload_collectives: done\n");
