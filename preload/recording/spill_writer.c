@@ -97,6 +97,14 @@ static void start_writer(void)
     writer = ok ? WRITER_THREAD : WRITER_INLINE;
 }
 
+void scope_spill_writer_start(void)
+{
+    pthread_mutex_lock(&lock);
+    if (writer == WRITER_NONE)
+        start_writer();
+    pthread_mutex_unlock(&lock);
+}
+
 /* Hands r's records before `upto` to the writer; called with the lock held. */
 static void submit(struct scope_spill_ring *r, uint64_t upto)
 {

@@ -16,6 +16,13 @@
  * writer has half a ring of calls' time for each slice. */
 #define SCOPE_SPILL_LAG (SCOPE_RING_SLICES / 2)
 
+/* Starts the writer thread now, when recording starts: started at a
+ * thread's first spill instead, it could be created from inside the
+ * program's own pthread_create (a hooked libc function filling a buffer
+ * there), whose stack-cache lock a second pthread_create waits for
+ * forever. */
+void scope_spill_writer_start(void);
+
 /* Moves r's thread on to its next slice (r->current + 1): hands the slice
  * SCOPE_SPILL_LAG behind that one to the writer (making the spill file
  * first), and waits until the next slice's slots are free. 0 once

@@ -361,6 +361,9 @@ void scope_buffers_remove(void)
 
 void scope_buffers_after_fork_child(void)
 {
+    /* first: a thread the child does not have may have held it at the fork
+     * (a thread taking its buffer) */
+    pthread_mutex_init(&registry_lock, NULL);
     struct scope_thread *t = &scope_tls;
     if (t->status == SCOPE_THREAD_ACTIVE || t->status == SCOPE_THREAD_FULL)
         t->status = SCOPE_THREAD_NEW;   /* its shadow stack stays: see activate */
@@ -370,6 +373,5 @@ void scope_buffers_after_fork_child(void)
     t->end_rounds = 0;
     registry = free_buffers = NULL;
     thread_count = buffer_count = 0;
-    pthread_mutex_init(&registry_lock, NULL);
     scope_spill_writer_after_fork_child();
 }

@@ -12,6 +12,7 @@
 #include "process_meta.h"
 #include "run_info.h"
 #include "runtime.h"
+#include "spill_writer.h"
 #include "stale_runs.h"
 #include "thread_buffer.h"
 #include "thread_end.h"
@@ -125,7 +126,7 @@ static void claim_output_file(void)
  * run of its own, without MPI, whose file is named like that of a program
  * a profiled process starts; one that execs or leaves before its first
  * hooked call writes nothing. */
-static void at_fork_child(void)
+static void fork_child_reset(void)
 {
     scope_meta_forget();
     scope_buffers_after_fork_child();
@@ -138,6 +139,16 @@ static void at_fork_child(void)
     scope_rt.mpi_initialized = scope_rt.mpi_finalized = 0;
     claim_output_file();
     scope_meta_publish();
+}
+
+/* Runs marked busy: hooked functions scope's own code calls here (all of
+ * libc under `*`) pass through instead of recording into the parent's
+ * buffer or taking locks the fork left held. */
+static void at_fork_child(void)
+{
+    scope_tls.busy++;
+    fork_child_reset();
+    scope_tls.busy--;
 }
 
 int scope_process_recording(void)
@@ -171,6 +182,7 @@ void scope_enable_recording(void)
     scope_install_signal_handlers();
     pthread_atfork(NULL, NULL, at_fork_child);
     atexit(scope_process_leaving);
+    scope_spill_writer_start();
     scope_rt.enabled = 1;
     scope_recording = 1;
 }
