@@ -5,6 +5,7 @@
  * (allocation, I/O) goes through call_out. */
 #include "thread_state.h"
 #include "callsite_stack.h"
+#include "profile_table.h"
 #include "context_stacks.h"
 
 #include <stddef.h>
@@ -79,12 +80,32 @@ static inline struct scope_record *take_slots(struct scope_thread *t, size_t n)
     }
 }
 
+/* Profile mode: counts the call of frame f, ending at `end`, in the
+ * thread's table, its time in its caller's children. Busy meanwhile: a
+ * signal handler's hooked call passes through unrecorded instead of
+ * updating the same counters half way. */
+static inline void profile_call(struct scope_thread *t, struct scope_shadow_frame *f,
+                                uint64_t end)
+{
+    t->busy++;
+    __asm__ volatile("" ::: "memory");
+    uint64_t d = scope_profile_add(t->profile, f->hook, f->path, f->start, end, f->children);
+    if (f > t->sp_base)
+        (f - 1)->children += d;
+    __asm__ volatile("" ::: "memory");
+    t->busy--;
+}
+
 /* Records the call of frame f, ending at `end`; counts it as dropped when
  * the buffer can take no more. */
-static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
+static inline void emit(struct scope_thread *t, struct scope_shadow_frame *f, uint64_t end)
 {
     if (!scope_recording)
         return;
+    if (scope_profile_mode) {
+        profile_call(t, f, end);
+        return;
+    }
     size_t n = record_slots(f->hook);
     struct scope_record *r = take_slots(t, n);
     if (r)
@@ -139,6 +160,11 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     f->hook = hook;
     f->start = now;
     f->stack = stack;
+    if (scope_profile_mode) {
+        f->children = 0;
+        f->path = scope_profile_path_of(t->profile, f > t->sp_base ? (f - 1)->path
+                                                                   : SCOPE_PROFILE_ROOT, hook);
+    }
     t->sp = f + 1;
     *slot = (uint64_t)scope_exit_stub_address;
     __asm__ volatile("" ::: "memory");
@@ -246,7 +272,7 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
         return 0;
     }
     uint32_t stack = 0;
-    if (scope_hook_callsite_depth[hook] > 1) {
+    if (scope_hook_callsite_depth[hook] > 1 && !scope_profile_mode) {
         stack = number_stack(t, slot, scope_hook_callsite_depth[hook]);
         now = now_raw();   /* the unwind is not the call's time */
     }
@@ -299,7 +325,7 @@ static void end_unfinished(struct scope_thread *t, const struct scope_shadow_fra
 {
     if (!scope_recording || t->sp == f)
         return;
-    struct scope_record *r = take_slots(t, 1);
+    struct scope_record *r = scope_profile_mode ? NULL : take_slots(t, 1);
     if (r)
         scope_unfinished_encode(r, now, (uint32_t)(t->sp - f));
     for (struct scope_shadow_frame *g = t->sp; g > f; g--)
@@ -358,10 +384,17 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     struct scope_thread *t = &scope_tls;
     uint64_t *slot = caller_sp - 1;
     if (unlikely(t->sp == t->sp_base || (t->sp - 1)->slot != slot || !scope_recording ||
-                 !scope_clock_uses_tsc || t->cur >= t->end))
+                 !scope_clock_uses_tsc || (t->cur >= t->end && !scope_profile_mode)))
         return exit_slow(t, slot);
     struct scope_shadow_frame *f = t->sp - 1;
     uint64_t now = __builtin_ia32_rdtsc();
+    if (scope_profile_mode) {
+        profile_call(t, f, now);
+        uint64_t ret = f->return_address;
+        __asm__ volatile("" ::: "memory");
+        t->sp = f;
+        return ret;
+    }
     size_t n = record_slots(f->hook);
     struct scope_record *r = reserve(t, n);
     if (unlikely(!fits(t, r, n)))

@@ -3,6 +3,7 @@
  * else handed to sorted_runs.c and merged per region as chunks are read),
  * and the regions' self times (see event_groups.h). */
 #include "event_groups.h"
+#include "profile_rank.h"
 #include "region_clones.h"
 
 #include <stdio.h>
@@ -238,8 +239,17 @@ void scope_event_groups_free(struct scope_event_groups *g)
     free(g->region_self);
     free(g->region_unfinished);
     scope_sorted_runs_free(&g->runs);
+    if (g->profile)
+        scope_rank_profile_free(g->profile);
+    free(g->profile);
     *g = (struct scope_event_groups){0};
     scope_sorted_runs_init(&g->runs, 0);
+}
+
+int scope_event_groups_has_calls(const struct scope_event_groups *g, size_t r)
+{
+    return scope_event_groups_calls(g, r) > 0 ||
+           (g->profile && g->profile->regions[r].stats.calls > 0);
 }
 
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,

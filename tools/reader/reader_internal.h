@@ -36,6 +36,7 @@ struct scope_file {
     pthread_mutex_t lock;      /* held while calls are read (reader_series.c) */
     pthread_mutex_t self_lock; /* held while self times are kept (reader_self.c) */
     bool use_stats;   /* trust the statistics the writer stored */
+    bool is_profile;  /* /metadata mode = "profile": no calls to read */
     scope_meta *meta;
     size_t n_meta;
 
