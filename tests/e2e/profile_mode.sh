@@ -4,7 +4,9 @@
 # mpirun -n 2: every region's calls equal those of a trace run of the same
 # program exactly; on 1 rank, best of three runs, its shortest call close
 # to the trace run's, its histogram's most common bin that of the trace's
-# calls; each call path's total minus its self time its child paths' total; the file has the documented layout (h5py: empty start_times,
+# calls; each call path's total minus its self time its child paths' total;
+# scope tree lists the call paths with their calls, the folded stacks and
+# the flame graph have them, scope diff compares with the trace; the file has the documented layout (h5py: empty start_times,
 # the histogram and the call paths adding up to the calls, each path's
 # parent the path of its caller); the same run on pretend nodes of one
 # rank each counts the same; a run 10 times as long counts 10 times the
@@ -135,6 +137,31 @@ with h5py.File("profile.h5") as f:
             want["/".join(["descend"] * depth)] = steps10
         assert paths == want, (r, paths)
 print(f"ok: layout; {small} bytes for {n} steps, {large} for {10 * n}")
+PY
+
+# the call paths: scope tree, folded stacks, the flame graph; scope diff
+"$SCOPE_CLI" tree profile.h5 --rank 1 --format csv >tree.csv 2>err.txt || fail "scope tree"
+"$SCOPE_CLI" export profile.h5 --to folded -o folded.txt 2>err.txt || fail "folded export"
+"$SCOPE_CLI" plot profile.h5 --kind flame -o flame.svg 2>err.txt || fail "flame graph"
+grep -q "outer;middle;leaf" flame.svg || fail "flame graph without the paths"
+"$SCOPE_CLI" diff trace.h5 profile.h5 --format csv >diff.csv 2>err.txt || fail "scope diff"
+[ "$(grep -c ',both$' diff.csv)" -eq 4 ] || fail "scope diff: $(cat diff.csv)"
+"$PYTHON" - $steps <<'PY' || fail "call paths of scope tree and the folded stacks"
+import csv, sys
+n = int(sys.argv[1])
+t = (n + 9) // 10
+rows = [(r["path"].strip(), int(r["calls"]), int(r["depth"])) for r in csv.DictReader(open("tree.csv"))]
+assert rows == [("outer", n, 0), ("middle", 2 * n, 1), ("leaf", 6 * n, 2), ("leaf", n, 1),
+                ("descend", t, 0), ("descend", t, 1), ("descend", t, 2), ("descend", t, 3)], rows
+stacks = {}
+for line in open("folded.txt"):
+    stack, value = line.rsplit(" ", 1)
+    stacks[stack] = int(value)
+assert sorted(stacks) == sorted(["outer", "outer;middle", "outer;middle;leaf", "outer;leaf",
+                                 "descend", "descend;descend", "descend;descend;descend",
+                                 "descend;descend;descend;descend"]), stacks
+assert stacks["outer;middle;leaf"] > stacks["outer;middle"]
+print("ok: call paths in scope tree and the folded stacks")
 PY
 
 for cmd in "events" "plot --kind gantt -o gantt.svg" "export --to chrome -o trace.json"; do
