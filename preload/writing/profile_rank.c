@@ -104,10 +104,13 @@ static struct call_stats region_stats(const struct region_sum *s, const struct s
     unsigned __int128 mean_part = (unsigned __int128)s->total * s->total / s->calls;
     double m2_ticks = s->squares > mean_part ? (double)(s->squares - mean_part) : 0;
     double ns_per_tick = (double)m->mult / 18446744073709551616.0;
-    int64_t total = ticks_ns(m, s->total);
+    /* each rounded on its own: the total kept between calls x min and
+     * calls x max, as it is for the durations it adds up */
+    int64_t min = ticks_ns(m, s->min), max = ticks_ns(m, s->max), total = ticks_ns(m, s->total);
+    int64_t calls = (int64_t)s->calls;
+    total = total < min * calls ? min * calls : total > max * calls ? max * calls : total;
     return (struct call_stats){
-        .calls = (int64_t)s->calls, .total_ns = total, .min_ns = ticks_ns(m, s->min),
-        .max_ns = ticks_ns(m, s->max), .first_start_ns = scope_clock_map_apply(m, s->first_start),
+        .calls = calls, .total_ns = total, .min_ns = min, .max_ns = max, .first_start_ns = scope_clock_map_apply(m, s->first_start),
         .last_end_ns = scope_clock_map_apply(m, s->last_end),
         .mean_ns = (double)total / (double)s->calls,
         .m2_ns2 = m2_ticks * ns_per_tick * ns_per_tick};
@@ -169,7 +172,9 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
     }
     for (size_t r = 0; rc == 0 && r < nregions; r++) {
         p->regions[r].stats = region_stats(&sums[r], map);
-        p->regions[r].self_ns = ticks_ns(map, sums[r].self);
+        int64_t self = ticks_ns(map, sums[r].self);
+        p->regions[r].self_ns = self < p->regions[r].stats.total_ns ? self
+                                                                    : p->regions[r].stats.total_ns;
         for (int i = 0; i < SCOPE_PROFILE_BINS; i++)
             p->regions[r].histogram[i] = (int64_t)sums[r].histogram[i];
     }
