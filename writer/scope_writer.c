@@ -14,6 +14,7 @@
 #include "callsite_table.h"
 #include "comm_table.h"
 #include "h5_util.h"
+#include "profile_datasets.h"
 #include "region_stream.h"
 
 enum writer_state { IN_FILE, IN_RANK, IN_REGION, FAILED };
@@ -142,6 +143,8 @@ static int write_metadata(scope_writer *w, const struct scope_run_info *run)
         rc = h5_attr_string(g, strings[i].name, strings[i].value, &w->e);
     for (size_t i = 0; rc == 0 && i < sizeof ints / sizeof ints[0]; i++)
         rc = h5_attr_int64(g, ints[i].name, ints[i].value, &w->e);
+    if (rc == 0)
+        rc = h5_attr_string(g, "mode", run->mode ? run->mode : "trace", &w->e);
     if (rc == 0 && run->hook_cost_ns > 0)
         rc = h5_attr_int64(g, "hook_cost_ns", run->hook_cost_ns, &w->e);
     H5Gclose(g);
@@ -213,7 +216,9 @@ static int open_rank(scope_writer *w, const struct scope_rank_info *info)
         h5_attr_int64(w->rank, "pid", info->pid, &w->e) < 0 ||
         h5_attr_int64(w->rank, "run_start_time", info->run_start_time, &w->e) < 0 ||
         h5_attr_int64(w->rank, "clock_offset_ns", info->clock_offset_ns, &w->e) < 0 ||
-        h5_attr_int64(w->rank, "dropped_events", info->dropped_events, &w->e) < 0)
+        h5_attr_int64(w->rank, "dropped_events", info->dropped_events, &w->e) < 0 ||
+        (info->callpath_parents &&
+         profile_callpaths_write(w->rank, info->callpath_parents, info->ncallpaths, &w->e) < 0))
         return -1;
     w->regions = h5_group_create(w->rank, "regions");
     if (w->regions < 0)

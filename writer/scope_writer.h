@@ -42,6 +42,7 @@ struct scope_run_info {
     int64_t run_start_time;        /* ns, rank 0's CLOCK_MONOTONIC */
     int64_t hook_cost_ns;          /* what one hooked call costs (measured at start);
                                       0: unknown, not written */
+    const char *mode;              /* "trace" or "profile"; NULL: "trace" */
 };
 
 /* Attributes of /rank{N}. */
@@ -52,6 +53,10 @@ struct scope_rank_info {
     int64_t run_start_time;        /* ns, already on rank 0's clock */
     int64_t clock_offset_ns;       /* what was subtracted from this rank's times */
     int64_t dropped_events;
+    /* Profile mode: each call path's parent path (-1: an outermost call),
+     * NULL in trace mode. Path ids index it. */
+    const int32_t *callpath_parents;
+    size_t ncallpaths;
 };
 
 /* Where calls came from (README.md, "File format": /metadata/callsite_frames and
@@ -72,6 +77,19 @@ struct scope_callsite_table {
     size_t nsites, depth;
 };
 
+/* Profile mode: what a region's calls on one rank add up to, stored
+ * instead of its calls (README.md, "File format"). */
+#define SCOPE_HISTOGRAM_BINS 64
+struct scope_region_profile {
+    struct call_stats stats;       /* in ns */
+    int64_t self_ns;
+    int64_t histogram[SCOPE_HISTOGRAM_BINS];   /* calls with floor(log2(ns)) = i */
+    int64_t pathless_calls;        /* calls counted without a call path */
+    size_t npaths;                 /* the region's call paths on this rank: */
+    int32_t *path_ids;             /* index in the rank's callpath_parents */
+    int64_t *path_calls, *path_total_ns, *path_self_ns;
+};
+
 /* One region (hooked function) of one rank. */
 struct scope_region_info {
     const char *name;              /* display name; '/' is escaped by the writer */
@@ -84,6 +102,8 @@ struct scope_region_info {
     int64_t self_ns;               /* exclusive time of the region's calls on this rank */
     const char *payload;           /* MPI calls with payload: their family ("p2p", */
                                    /* "collective", ...), else NULL */
+    const struct scope_region_profile *profile;   /* profile mode, else NULL: its */
+                                   /* statistics then come from it, it has no calls */
 };
 
 /* The run's communicators (README.md, "File format"): communicator i has

@@ -1,6 +1,7 @@
 /* merge_wire.c: encoders and decoders of the merge's messages
  * (merge_wire.h). */
 #include "merge_wire.h"
+#include "profile_wire.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +9,11 @@
 /* Fixed parts; strings follow them. */
 struct rank_fixed {
     int64_t pid, run_start_time, clock_offset_ns, dropped_events, nregions;
+    int64_t ncallpaths;            /* -1: no call paths (trace mode) */
+    uint64_t host_len;
 };
 struct region_fixed {
-    uint64_t address, calls, unfinished;
+    uint64_t address, calls, unfinished, profile_len;
     int64_t self_ns;
     uint32_t name_len, symbol_len, library_len, clones_len, payload_len, has_self;
 };
@@ -26,9 +29,14 @@ static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
 size_t scope_wire_rank_encode(char *buf, const struct scope_wire_rank *rank)
 {
     struct rank_fixed f = {rank->pid, rank->run_start_time, rank->clock_offset_ns,
-                           rank->dropped_events, rank->nregions};
+                           rank->dropped_events, rank->nregions,
+                           rank->callpath_parents ? rank->ncallpaths : -1, 0};
     uint32_t host_len;
     size_t len = put_string(buf, sizeof(f), rank->hostname, &host_len);
+    f.host_len = host_len;
+    if (rank->callpath_parents)
+        len += scope_wire_parents_encode(buf + len, rank->callpath_parents,
+                                         (size_t)rank->ncallpaths);
     memcpy(buf, &f, sizeof(f));
     return len;
 }
@@ -36,12 +44,20 @@ size_t scope_wire_rank_encode(char *buf, const struct scope_wire_rank *rank)
 int scope_wire_rank_decode(const char *buf, size_t len, struct scope_wire_rank *rank)
 {
     struct rank_fixed f;
+    *rank = (struct scope_wire_rank){0};
     if (len < sizeof(f))
         return -1;
     memcpy(&f, buf, sizeof(f));
+    if (f.host_len > len - sizeof(f))
+        return -1;
+    const char *rest = buf + sizeof(f) + f.host_len;
+    size_t rest_len = len - sizeof(f) - f.host_len;
     *rank = (struct scope_wire_rank){f.pid, f.run_start_time, f.clock_offset_ns,
                                      f.dropped_events, f.nregions,
-                                     strndup(buf + sizeof(f), len - sizeof(f))};
+                                     strndup(buf + sizeof(f), f.host_len), NULL, f.ncallpaths};
+    if (f.ncallpaths >= 0 &&
+        !(rank->callpath_parents = scope_wire_parents_decode(rest, rest_len, (size_t)f.ncallpaths)))
+        return -1;
     return rank->hostname ? 0 : -1;
 }
 
@@ -55,8 +71,10 @@ size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info,
     at = put_string(buf, at, info->library, &f.library_len);
     at = put_string(buf, at, info->clones, &f.clones_len);
     at = put_string(buf, at, info->payload, &f.payload_len);
+    if (info->profile)
+        f.profile_len = scope_wire_profile_encode(buf + at, info->profile);
     memcpy(buf, &f, sizeof(f));
-    return at;
+    return at + f.profile_len;
 }
 
 int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_info *info,
@@ -67,8 +85,9 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
     if (len < sizeof(f))
         return -1;
     memcpy(&f, buf, sizeof(f));
-    if ((uint64_t)f.name_len + f.symbol_len + f.library_len + f.clones_len + f.payload_len >
-        len - sizeof(f))
+    uint64_t strings = (uint64_t)f.name_len + f.symbol_len + f.library_len + f.clones_len +
+                       f.payload_len;
+    if (strings > len - sizeof(f) || f.profile_len > len - sizeof(f) - strings)
         return -1;
     const char *p = buf + sizeof(f);
     const char *payload = p + f.name_len + f.symbol_len + f.library_len + f.clones_len;
@@ -80,6 +99,9 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
         .address = f.address, .unfinished = f.unfinished, .has_self = (int)f.has_self,
         .self_ns = f.self_ns,
         .payload = f.payload_len ? strndup(payload, f.payload_len) : NULL};
+    if (f.profile_len &&
+        !(info->profile = scope_wire_profile_decode(p + strings, f.profile_len)))
+        return -1;
     *calls = f.calls;
     return info->name && info->symbol && info->library && info->clones &&
                    (!f.payload_len || info->payload) ? 0 : -1;
@@ -92,6 +114,7 @@ void scope_wire_region_free(struct scope_region_info *info)
     free((char *)info->library);
     free((char *)info->clones);
     free((char *)info->payload);
+    scope_wire_profile_free((struct scope_region_profile *)info->profile);
     *info = (struct scope_region_info){0};
 }
 

@@ -20,6 +20,8 @@ struct scope_wire_rank {
     int64_t pid, run_start_time, clock_offset_ns, dropped_events;
     int64_t nregions;              /* region messages that follow */
     char *hostname;                /* decoded: malloc'd, the caller frees it */
+    int32_t *callpath_parents;     /* profile mode (else NULL); decoded: malloc'd */
+    int64_t ncallpaths;
 };
 
 /* Writes the rank message into buf (SCOPE_WIRE_MESSAGE_BYTES); returns its
@@ -30,7 +32,7 @@ int scope_wire_rank_decode(const char *buf, size_t len, struct scope_wire_rank *
 
 /* A region message: its facts and how many calls follow in chunks. */
 size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info, uint64_t calls);
-/* Strings of info are malloc'd (scope_wire_region_free); -1 when the
+/* Strings of info, and its profile, are malloc'd (scope_wire_region_free); -1 when the
  * message is short or memory runs out. */
 int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_info *info,
                              uint64_t *calls);

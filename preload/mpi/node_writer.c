@@ -7,6 +7,7 @@
 #include "log.h"
 #include "merge_wire.h"
 #include "part_paths.h"
+#include "profile_rank.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -70,7 +71,8 @@ static int receive_node(const struct scope_writer_api *api, scope_writer *w,
             rc = -1;
         struct scope_rank_info info = {s->world_rank[r], rank.hostname, rank.pid,
                                        rank.run_start_time, rank.clock_offset_ns,
-                                       rank.dropped_events};
+                                       rank.dropped_events, rank.callpath_parents,
+                                       rank.ncallpaths > 0 ? (size_t)rank.ncallpaths : 0};
         if (w && (rc != 0 || api->begin_rank(w, &info) != 0))
             rc = -1;
         for (int64_t k = 0; k < rank.nregions; k++)
@@ -79,6 +81,7 @@ static int receive_node(const struct scope_writer_api *api, scope_writer *w,
         if (w && rc == 0 && api->end_rank(w) != 0)
             rc = -1;
         free(rank.hostname);
+        free(rank.callpath_parents);
     }
     scope_progress_end();
     s->others_ns += scope_monotonic_ns() - t0;
@@ -134,10 +137,13 @@ static int receive_node_only(const struct scope_writer_api *api, scope_writer *w
 }
 
 /* This process's facts as the file's /rank{N} attributes. */
-static struct scope_rank_info own_rank(const struct scope_merge_comms *c)
+static struct scope_rank_info own_rank(const struct scope_merge_comms *c,
+                                       const struct scope_event_groups *le)
 {
     return (struct scope_rank_info){c->rank, scope_facts.hostname, scope_facts.pid,
-                                    scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped()};
+                                    scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped(),
+                                    le->profile ? le->profile->parents : NULL,
+                                    le->profile ? le->profile->npaths : 0};
 }
 
 int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *le,
@@ -145,7 +151,7 @@ int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *
                         const struct scope_comm_table *comms)
 {
     const struct scope_merge_comms *c = s->c;
-    struct scope_rank_info own = own_rank(c);
+    struct scope_rank_info own = own_rank(c, le);
     struct scope_callsite_set callsites;
     int32_t *own_ids = NULL;
     int64_t t0 = scope_monotonic_ns();
@@ -176,7 +182,7 @@ int scope_write_as_node(struct scope_node_intake *s, struct scope_event_groups *
                         const int32_t *own_ids, int64_t my_start, int64_t offset)
 {
     const struct scope_merge_comms *c = s->c;
-    struct scope_rank_info own = own_rank(c);
+    struct scope_rank_info own = own_rank(c, le);
     own.run_start_time = my_start;
     own.clock_offset_ns = offset;
     size_t events = 0;

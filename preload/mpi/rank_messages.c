@@ -4,6 +4,7 @@
 
 #include "encode_threads.h"
 #include "local_events.h"
+#include "profile_rank.h"
 #include "log.h"
 #include "merge_wire.h"
 #include "run_info.h"
@@ -62,15 +63,16 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
         snprintf(p->err, sizeof p->err, "out of memory encoding the calls");
     size_t nonempty = 0;
     for (size_t r = 0; r < le->nregions; r++)
-        nonempty += scope_event_groups_calls(le, r) > 0;
+        nonempty += scope_event_groups_has_calls(le, r);
     struct scope_wire_rank rank = {scope_facts.pid, run_start, offset,
                                    (int64_t)scope_buffers_dropped(), (int64_t)nonempty,
-                                   scope_facts.hostname};
+                                   scope_facts.hostname, le->profile ? le->profile->parents : NULL,
+                                   le->profile ? (int64_t)le->profile->npaths : -1};
     size_t len = scope_wire_rank_encode(p->buf, &rank);
     if (rc == 0)
         rc = scope_message_log_append(&p->log, TAG_RANK, p->buf, len, p->err, sizeof p->err);
     for (size_t r = 0; rc == 0 && r < le->nregions; r++)
-        if (scope_event_groups_calls(le, r) > 0)
+        if (scope_event_groups_has_calls(le, r))
             rc = prepare_region(p, le, r, file_ids, &enc, chunk);
     region_encoder_free(&enc);
     scope_chunk_free(chunk);

@@ -5,6 +5,7 @@
  * (allocation, I/O) goes through call_out. */
 #include "thread_state.h"
 #include "callsite_stack.h"
+#include "profile_table.h"
 #include "context_stacks.h"
 #include "payload.h"
 
@@ -80,6 +81,22 @@ static inline struct scope_record *take_slots(struct scope_thread *t, size_t n)
     }
 }
 
+/* Profile mode: counts the call of frame f, ending at `end`, in the
+ * thread's table, its time in the children of `caller` (NULL: none). Busy
+ * meanwhile: a signal handler's hooked call passes through unrecorded
+ * instead of updating the same counters half way. */
+static inline void profile_call(struct scope_thread *t, const struct scope_shadow_frame *f,
+                                struct scope_shadow_frame *caller, uint64_t end)
+{
+    t->busy++;
+    __asm__ volatile("" ::: "memory");
+    uint64_t d = scope_profile_add(t->profile, f->hook, f->path, f->start, end, f->children);
+    if (caller)
+        caller->children += d;
+    __asm__ volatile("" ::: "memory");
+    t->busy--;
+}
+
 /* Records the call of frame f, ending at `end`, followed by its payload
  * header and items when it carries any (items non-NULL: the calls of
  * scope's MPI wrappers), all in one reservation; counts it as dropped when
@@ -104,9 +121,14 @@ static inline void emit_carrying(struct scope_thread *t, const struct scope_shad
         scope_item_encode(r + n + 1 + i, &items[i]);
 }
 
-static inline void emit(struct scope_thread *t, const struct scope_shadow_frame *f, uint64_t end)
+/* A frame of the shadow stack ends: counted in profile mode, else
+ * recorded. */
+static inline void emit(struct scope_thread *t, struct scope_shadow_frame *f, uint64_t end)
 {
-    emit_carrying(t, f, end, NULL, 0);
+    if (scope_profile_mode && scope_recording)
+        profile_call(t, f, f > t->sp_base ? f - 1 : NULL, end);
+    else
+        emit_carrying(t, f, end, NULL, 0);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -155,6 +177,11 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     f->hook = hook;
     f->start = now;
     f->stack = stack;
+    if (scope_profile_mode) {
+        f->children = 0;
+        f->path = scope_profile_path_of(t->profile, f > t->sp_base ? (f - 1)->path
+                                                                   : SCOPE_PROFILE_ROOT, hook);
+    }
     t->sp = f + 1;
     *slot = (uint64_t)scope_exit_stub_address;
     __asm__ volatile("" ::: "memory");
@@ -262,7 +289,7 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
         return 0;
     }
     uint32_t stack = 0;
-    if (scope_hook_callsite_depth[hook] > 1) {
+    if (scope_hook_callsite_depth[hook] > 1 && !scope_profile_mode) {
         stack = number_stack(t, slot, scope_hook_callsite_depth[hook]);
         now = now_raw();   /* the unwind is not the call's time */
     }
@@ -315,7 +342,7 @@ static void end_unfinished(struct scope_thread *t, const struct scope_shadow_fra
 {
     if (!scope_recording || t->sp == f)
         return;
-    struct scope_record *r = take_slots(t, 1);
+    struct scope_record *r = scope_profile_mode ? NULL : take_slots(t, 1);
     if (r)
         scope_unfinished_encode(r, now, (uint32_t)(t->sp - f));
     for (struct scope_shadow_frame *g = t->sp; g > f; g--)
@@ -374,10 +401,17 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     struct scope_thread *t = &scope_tls;
     uint64_t *slot = caller_sp - 1;
     if (unlikely(t->sp == t->sp_base || (t->sp - 1)->slot != slot || !scope_recording ||
-                 !scope_clock_uses_tsc || t->cur >= t->end))
+                 !scope_clock_uses_tsc || (t->cur >= t->end && !scope_profile_mode)))
         return exit_slow(t, slot);
     struct scope_shadow_frame *f = t->sp - 1;
     uint64_t now = __builtin_ia32_rdtsc();
+    if (scope_profile_mode) {
+        profile_call(t, f, f > t->sp_base ? f - 1 : NULL, now);
+        uint64_t ret = f->return_address;
+        __asm__ volatile("" ::: "memory");
+        t->sp = f;
+        return ret;
+    }
     size_t n = record_slots(f->hook);
     struct scope_record *r = reserve(t, n);
     if (unlikely(!fits(t, r, n)))
@@ -512,7 +546,17 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
     f.hook = hook;
     f.start = start;
     f.stack = 0;
-    emit_carrying(t, &f, end, items, nitems);
+    if (!scope_profile_mode) {
+        emit_carrying(t, &f, end, items, nitems);
+        return;
+    }
+    /* a profile counts the call under its hooked caller's path; what it
+     * carried is not aggregated */
+    struct scope_shadow_frame *caller = t->sp > t->sp_base ? t->sp - 1 : NULL;
+    f.children = 0;
+    f.path = scope_profile_path_of(t->profile, caller ? caller->path : SCOPE_PROFILE_ROOT, hook);
+    if (scope_recording)
+        profile_call(t, &f, caller, end);
 }
 
 /* Communicator `id` of n members (world ranks), defined in the calling

@@ -8,6 +8,7 @@
 #include "fault_stack.h"
 #include "log.h"
 #include "process_meta.h"
+#include "profile_table.h"
 #include "record_files.h"
 #include "segment.h"
 #include "spill_writer.h"
@@ -39,6 +40,8 @@ struct scope_thread_buffer {
     struct scope_record *records;
     struct scope_spill_ring ring;
     struct scope_shadow_frame *shadow;
+    struct scope_profile_table *profile;     /* profile mode only */
+    int number;
     /* Where the thread that ended left off, for the next one: */
     struct scope_record *cur, *end;
     struct scope_stack_table *stacks;
@@ -141,6 +144,12 @@ static struct scope_thread_buffer *buffer_create(int number, int thread)
     scope_record_spill_path(b->header->spill_path, sizeof(b->header->spill_path), number);
     scope_spill_ring_init(&b->ring, b->header, b->records);
     enter_slice(b, &b->cur, &b->end);
+    b->number = number;
+    if (scope_profile_mode && !(b->profile = scope_profile_table_create(number))) {
+        shm_unlink(b->shm_name);
+        munmap(map, map_bytes);
+        goto fail_shadow;
+    }
     return b;
 fail_shadow:
     munmap(b->shadow, SHADOW_BYTES);
@@ -230,6 +239,7 @@ void scope_thread_activate(void *arg)
     t->cur = b->cur;
     t->end = b->end;
     t->stacks = b->stacks;
+    t->profile = b->profile;
     t->sp_base = b->shadow;
     t->sp = carried ? carried_sp : b->shadow;
     t->sp_limit = t->sp_base + SHADOW_FRAMES;
@@ -343,6 +353,23 @@ int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
     return t ? 0 : -1;
 }
 
+int scope_buffers_profiles(struct scope_profile_table ***tables, size_t *count)
+{
+    pthread_mutex_lock(&registry_lock);
+    size_t n = 0;
+    for (struct scope_thread_buffer *b = registry; b; b = b->next)
+        n++;
+    struct scope_profile_table **t = malloc((n + 1) * sizeof(*t));
+    n = 0;
+    for (struct scope_thread_buffer *b = registry; t && b; b = b->next)
+        if (b->profile)
+            t[n++] = b->profile;
+    pthread_mutex_unlock(&registry_lock);
+    *tables = t;
+    *count = n;
+    return t ? 0 : -1;
+}
+
 void scope_buffers_remove(void)
 {
     scope_spill_writer_drain();
@@ -354,6 +381,9 @@ void scope_buffers_remove(void)
         }
         unlink(b->header->spill_path);
         shm_unlink(b->shm_name);
+        if (b->profile)
+            scope_profile_table_remove(b->profile, b->number);
+        b->profile = NULL;
     }
     pthread_mutex_unlock(&registry_lock);
     scope_meta_remove();

@@ -15,6 +15,9 @@ struct scope_shadow_frame {
     uint64_t start;            /* raw timestamp */
     uint32_t hook;
     uint32_t stack;            /* call site of depth >= 2: 1 + interned stack, or 0 */
+    uint64_t children;         /* profile mode: ticks of its hooked callees so far */
+    uint32_t path;             /* profile mode: its call path (profile_table.h) */
+    uint32_t pad;
 };
 
 enum scope_thread_status {
@@ -29,6 +32,7 @@ enum scope_thread_status {
 
 struct scope_thread_buffer;
 struct scope_stack_table;
+struct scope_profile_table;
 
 #define SCOPE_UNWINDS_KEPT 8
 
@@ -41,6 +45,7 @@ struct scope_thread {
     uintptr_t stack_low, stack_high;     /* this thread's stack */
     struct scope_thread_buffer *buffer;
     struct scope_stack_table *stacks;    /* numbered call-site stacks (callsite_stack.c) */
+    struct scope_profile_table *profile; /* profile mode: where calls are counted */
     int busy;                            /* >0 while scope's own code runs */
     int status;
     int end_rounds;                      /* of libc's thread-specific destructors */

@@ -651,6 +651,11 @@ static char *split_key(char *line, char **key)
     return trim(p + 1);
 }
 
+int scope_parse_mode(const char *text)
+{
+    return strcmp(text, "trace") == 0 ? 0 : strcmp(text, "profile") == 0 ? 1 : -1;
+}
+
 static int set_output_key(struct parser *p, const char *key, const char *value)
 {
     if (strcmp(key, "file") == 0) {
@@ -668,6 +673,14 @@ static int set_output_key(struct parser *p, const char *key, const char *value)
             return fail(p->err, p->errlen, &p->loc,
                         "bad size '%s' for 'buffer' (expected e.g. 4096, 512k, 8M, 1G)", value);
         p->cfg->buffer_bytes = (size_t)bytes;
+        return 0;
+    }
+    if (strcmp(key, "mode") == 0) {
+        int mode = scope_parse_mode(value);
+        if (mode < 0)
+            return fail(p->err, p->errlen, &p->loc,
+                        "bad mode '%s' (expected trace or profile)", value);
+        p->cfg->profile_mode = mode;
         return 0;
     }
     return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [output]", key);

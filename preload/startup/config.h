@@ -32,6 +32,7 @@ struct scope_config {
     char *path;            /* the file read, NULL if none */
     char *output_file;     /* [output] file, default "profiling_data.h5" */
     size_t buffer_bytes;   /* [output] buffer, default 8 MiB */
+    int profile_mode;      /* [output] mode: 0 trace (default), 1 profile */
     int callsite_depth;    /* [callsites] depth, default 0 (none) */
     struct scope_pattern *patterns;
     size_t npatterns, patterns_cap;
@@ -78,6 +79,9 @@ int scope_config_callsite_depth(const struct scope_config *cfg, int pattern);
 
 /* Frees everything the config owns and re-initialises it. */
 void scope_config_free(struct scope_config *cfg);
+
+/* "trace" -> 0, "profile" -> 1, anything else -1. */
+int scope_parse_mode(const char *text);
 
 /* Parses "8M", "512k", "1G", "4096" into bytes; -1 on error. */
 long long scope_parse_size(const char *text);

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "output_path.h"
 #include "process_meta.h"
+#include "profile_table.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "spill_writer.h"
@@ -83,6 +84,15 @@ static int load_config(void)
     if (list && scope_config_add_functions(&scope_rt.config, list, err, sizeof(err)) != 0) {
         scope_warn("SCOPE_FUNCTIONS: %s; profiling disabled", err);
         return -1;
+    }
+    const char *mode = getenv("SCOPE_MODE");
+    if (mode && *mode) {
+        scope_rt.config.profile_mode = scope_parse_mode(mode);
+        if (scope_rt.config.profile_mode < 0) {
+            scope_warn("SCOPE_MODE: bad mode '%s' (expected trace or profile); profiling "
+                       "disabled", mode);
+            return -1;
+        }
     }
     const char *out = getenv("SCOPE_OUTPUT");
     if (out && *out) {
@@ -204,8 +214,10 @@ __attribute__((constructor)) static void scope_start(void)
         scope_xsave_size = xsave_area_size();
         scope_exit_stub_address = (uintptr_t)scope_exit_stub;
         scope_run_facts_collect(&scope_facts);
-        scope_buffers_configure(scope_rt.config.buffer_bytes, scope_rt.clock.raw0,
-                                scope_thread_end);
+        /* profile mode counts calls in its tables: its buffers stay unused */
+        scope_profile_configure(scope_rt.config.profile_mode);
+        scope_buffers_configure(scope_rt.config.profile_mode ? 0 : scope_rt.config.buffer_bytes,
+                                scope_rt.clock.raw0, scope_thread_end);
         scope_rt.hook_cost_ns = scope_measure_hook_cost();
         if (scope_install_hooks() > 0)
             scope_enable_recording();

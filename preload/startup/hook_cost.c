@@ -12,6 +12,7 @@
  * the mappings included. */
 #include "hook_cost.h"
 #include "patcher.h"
+#include "profile_table.h"
 #include "thread_state.h"
 #include "trampoline.h"
 
@@ -56,7 +57,8 @@ static int64_t burst_ns(target_fn fn, struct scope_record *records)
 /* The fastest hooked and unhooked bursts, recording into `scratch`
  * (BURSTS pages), with the calling thread's state lent to the hot path. */
 static void time_bursts(target_fn hooked, target_fn plain, struct scope_record *scratch,
-                        int64_t *best_hooked, int64_t *best_plain)
+                        struct scope_profile_table *table, int64_t *best_hooked,
+                        int64_t *best_plain)
 {
     struct scope_shadow_frame frames[2];
     struct scope_thread saved = scope_tls;
@@ -64,6 +66,7 @@ static void time_bursts(target_fn hooked, target_fn plain, struct scope_record *
     scope_tls.sp = scope_tls.sp_base = frames;
     scope_tls.sp_limit = frames + 2;
     scope_tls.status = SCOPE_THREAD_ACTIVE;
+    scope_tls.profile = table;
     scope_tls.busy = 0;
     scope_recording = 1;
     *best_hooked = *best_plain = INT64_MAX;
@@ -86,13 +89,21 @@ int64_t scope_measure_hook_cost(void)
                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
                                -1, 0)
                         : MAP_FAILED;
+    /* profile mode counts the calls in a table instead (only its pages in use are touched) */
+    void *table = scope_profile_mode ? mmap(NULL, sizeof(struct scope_profile_table),
+                                            PROT_READ | PROT_WRITE,
+                                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                                     : NULL;
     int64_t hooked = 0, plain = 0;
-    if (scratch != MAP_FAILED) {
+    if (scratch != MAP_FAILED && table != MAP_FAILED) {
         /* volatile: every call is made, through the pointer */
         target_fn volatile via_thunk = (target_fn)thunk, direct = calibration_target;
-        time_bursts(via_thunk, direct, scratch, &hooked, &plain);
-        munmap(scratch, bytes);
+        time_bursts(via_thunk, direct, scratch, table, &hooked, &plain);
     }
+    if (scratch != MAP_FAILED)
+        munmap(scratch, bytes);
+    if (table && table != MAP_FAILED)
+        munmap(table, sizeof(struct scope_profile_table));
     scope_hook_targets[CALIBRATION_HOOK] = 0;
     if (hooked <= plain)
         return 0;

@@ -68,6 +68,7 @@ struct scope_run_info scope_run_info_from(const struct scope_run_facts *f, int m
         .command = f->command,
         .config = scope_rt.config.path ? scope_rt.config.path : "",
         .clock = scope_clock_name(),
+        .mode = scope_rt.config.profile_mode ? "profile" : "trace",
         .mpi_size = mpi_size,
         .omp_num_threads = omp && atoi(omp) > 0 ? atoi(omp) : 1,
         .total_cores = sysconf(_SC_NPROCESSORS_ONLN),

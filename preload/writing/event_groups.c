@@ -4,6 +4,7 @@
  * and the regions' self times (see event_groups.h). */
 #include "event_groups.h"
 #include "payload_functions.h"
+#include "profile_rank.h"
 #include "region_clones.h"
 
 #include <stdint.h>
@@ -306,6 +307,9 @@ void scope_event_groups_free(struct scope_event_groups *g)
     free(g->region_self);
     free(g->region_unfinished);
     scope_sorted_runs_free(&g->runs);
+    if (g->profile)
+        scope_rank_profile_free(g->profile);
+    free(g->profile);
     *g = (struct scope_event_groups){0};
     scope_sorted_runs_init(&g->runs, 0);
 }
@@ -397,6 +401,12 @@ static void take_payload(const struct scope_event_groups *g, const struct scope_
         m->comm[m->n] = comm;
         m->n++;
     }
+}
+
+int scope_event_groups_has_calls(const struct scope_event_groups *g, size_t r)
+{
+    return scope_event_groups_calls(g, r) > 0 ||
+           (g->profile && g->profile->regions[r].stats.calls > 0);
 }
 
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,

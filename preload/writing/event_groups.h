@@ -57,6 +57,8 @@ struct scope_event_groups {
     int64_t *region_self;         /* exclusive time of each region's calls, */
     int self_known;               /* when each thread's calls came in end order */
     struct scope_event_anomaly anomaly;
+    struct scope_rank_profile *profile;   /* profile mode: the calls added up */
+                                          /* (profile_rank.h); NULL in trace mode */
     /* storage: all events sorted by (region, start) in memory, or sorted
      * runs in a file, merged per region by scope_event_groups_chunk */
     struct scope_event *events;   /* runs.nruns == 0 */
@@ -109,6 +111,10 @@ struct scope_chunk_messages {
     int64_t *bytes;
     size_t n, cap;
 };
+
+/* Whether region r has calls to write: recorded ones, or counted ones in
+ * profile mode (profile_rank.c). */
+int scope_event_groups_has_calls(const struct scope_event_groups *g, size_t r);
 
 /* One chunk of a region's events as the columns the file stores. */
 struct scope_chunk {

@@ -3,12 +3,34 @@
  * its hooks. */
 #include "local_events.h"
 #include "log.h"
+#include "profile_rank.h"
 #include "region_clones.h"
 #include "runtime.h"
 #include "thread_buffer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/* Profile mode: every thread's table added up into g->profile. */
+static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region,
+                       const struct scope_clock_map *map, char *err, size_t errlen)
+{
+    struct scope_profile_table **tables = NULL;
+    size_t ntables = 0;
+    g->profile = malloc(sizeof(*g->profile));
+    if (!g->profile || scope_buffers_profiles(&tables, &ntables) != 0) {
+        snprintf(err, errlen, "out of memory reading the profile");
+        return -1;
+    }
+    int rc = scope_rank_profile_build(g->profile, tables, ntables, hook_region, scope_rt.nhooks,
+                                      scope_rt.nregions, map, err, errlen);
+    if (rc != 0) {
+        free(g->profile);
+        g->profile = NULL;
+    }
+    free(tables);
+    return rc;
+}
 
 int scope_local_events_build(struct scope_event_groups *g, struct scope_site_table *sites,
                              const struct scope_clock_offsets *to_root, char *err, size_t errlen)
@@ -39,6 +61,8 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
     scope_record_reader_close(&in);
+    if (rc == 0 && scope_profile_mode)
+        rc = add_profile(g, hook_region, &map, err, errlen);
     if (rc == 0) {
         g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,
                                                scope_rt.nregions);
@@ -62,9 +86,11 @@ struct scope_region_info scope_local_region_info(const struct scope_event_groups
 {
     (void)ctx;
     const struct scope_hook *h = &scope_rt.hooks[g->region_hook[r]];
+    const struct scope_region_profile *profile = scope_rank_profile_region(g->profile, r);
     return (struct scope_region_info){
         .name = scope_rt.regions[r], .symbol = h->symbol, .library = h->module,
         .address = h->value, .clones = g->region_clones ? g->region_clones[r] : NULL,
-        .unfinished = g->region_unfinished[r], .has_self = g->self_known, .self_ns = g->region_self[r],
-        .payload = g->region_payload ? g->region_payload[r] : NULL};
+        .unfinished = g->region_unfinished[r], .has_self = profile || g->self_known,
+        .self_ns = profile ? profile->self_ns : g->region_self[r],
+        .payload = g->region_payload ? g->region_payload[r] : NULL, .profile = profile};
 }

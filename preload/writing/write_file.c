@@ -91,8 +91,11 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     size_t events;
     if (write_into(api, w, path, own, le, callsites, own_ids, comms, more, ctx, &events) != 0)
         return -1;
-    scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s", nranks,
-              nranks == 1 ? "" : "s");
+    if (le->profile)   /* its calls were counted, not recorded */
+        scope_log("wrote %s (a profile, %d rank%s)", path, nranks, nranks == 1 ? "" : "s");
+    else
+        scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s",
+                  nranks, nranks == 1 ? "" : "s");
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "encode_threads.h"
 #include "local_events.h"
 #include "log.h"
+#include "profile_rank.h"
 #include "recording_stop.h"
 #include "run_info.h"
 #include "runtime.h"
@@ -25,11 +26,16 @@ void scope_write_single_process(void)
         scope_site_table_free(&sites);
         return;
     }
-    if (le.count > 0) {   /* a process that recorded nothing writes nothing */
+    int any = 0;   /* a process that recorded (or counted) nothing writes nothing */
+    for (size_t r = 0; !any && r < le.nregions; r++)
+        any = scope_event_groups_has_calls(&le, r);
+    if (any) {
         struct scope_rank_info own = {
             .rank = 0, .hostname = scope_facts.hostname, .pid = scope_facts.pid,
             .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0,
-            .dropped_events = (int64_t)scope_buffers_dropped()};
+            .dropped_events = (int64_t)scope_buffers_dropped(),
+            .callpath_parents = le.profile ? le.profile->parents : NULL,
+            .ncallpaths = le.profile ? le.profile->npaths : 0};
         struct scope_callsite_set callsites;
         int32_t *ids;
         scope_write_file_callsites(&sites, &callsites, &ids);

@@ -67,7 +67,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
     if (!chunk || !ready || api->begin_rank(w, rank) != 0)
         goto fail;
     for (size_t r = 0; r < g->nregions; r++) {
-        if (scope_event_groups_calls(g, r) == 0)
+        if (!scope_event_groups_has_calls(g, r))
             continue;   /* hooked but never called: no region */
         struct scope_region_info info = region_info(g, r, ctx);
         const char *why = NULL;

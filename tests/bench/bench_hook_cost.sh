@@ -3,8 +3,9 @@
 # 1.15 x two rdtsc in the same run, >= 5 x faster than uftrace). Runs the
 # plain program bench_calls, which calls work() N times, alternately
 # unprofiled, under libscope (LD_PRELOAD, SCOPE_FUNCTIONS=work) with the
-# default buffer (which spills: 10 M calls are 160 MB of records) and with
-# a buffer that holds the whole run, and under `uftrace record -P work`
+# default buffer (which spills: 10 M calls are 160 MB of records), with
+# a buffer that holds the whole run and in profile mode (SCOPE_MODE=profile:
+# calls counted in place, nothing recorded), and under `uftrace record -P work`
 # when uftrace is installed, for several rounds in one invocation, and
 # prints the medians: ns per call, the overhead per call against the
 # unprofiled run, the ratio uftrace overhead / scope overhead, and bytes
@@ -73,10 +74,15 @@ ns_of() {      # ns_of FIELD OUTPUT: ns_per_call or cpu_ns_per_call
     sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<< "$2"
 }
 
-# Number of calls of work in a scope HDF5 file, from the dataset's extent.
+# Number of calls of work in a scope HDF5 file, from the dataset's extent
+# (a profile: from its calls attribute).
 recorded_in() {
     local n
-    n=$(h5ls -r "$1" | sed -n 's@^/rank0/regions/work/start_times *Dataset {\([0-9]*\).*@\1@p')
+    if [ "$2" = profile ]; then
+        n=$(h5dump -a /rank0/regions/work/calls "$1" | sed -n 's/^ *(0): \([0-9]*\).*/\1/p')
+    else
+        n=$(h5ls -r "$1" | sed -n 's@^/rank0/regions/work/start_times *Dataset {\([0-9]*\).*@\1@p')
+    fi
     echo "${n:-0}"
 }
 
@@ -87,6 +93,8 @@ variants=(base1 scope1 scopebig1)
 label[base1]="unprofiled";                threads[base1]=1
 label[scope1]="scope, default buffer (spills)"; threads[scope1]=1
 label[scopebig1]="scope, ${big_buffer} MiB buffer (no spill)"; threads[scopebig1]=1
+variants+=(scopeprof1)
+label[scopeprof1]="scope, profile mode"; threads[scopeprof1]=1
 if [ -n "$baseline_lib" ]; then
     variants+=(scopebase1)
     label[scopebase1]="baseline libscope, default buffer"; threads[scopebase1]=1
@@ -123,12 +131,16 @@ run_variant() {
             out=$(env -u SCOPE_FUNCTIONS SCOPE_CONFIG="$tmp/bigbuf.conf" \
                 SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
                 "$bench" "$calls" "$t" 2> "$tmp/stderr")
+        elif [ "$v" = scopeprof1 ]; then
+            out=$(env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_MODE=profile \
+                SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
+                "$bench" "$calls" "$t" 2> "$tmp/stderr")
         else
             out=$(env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_OUTPUT="$tmp/scope.h5" \
                 LD_PRELOAD="$([ "$v" = scopebase1 ] && echo "$baseline_lib" || echo "$lib")" \
                 "$bench" "$calls" "$t" 2> "$tmp/stderr")
         fi
-        got=$(recorded_in "$tmp/scope.h5")
+        got=$(recorded_in "$tmp/scope.h5" "$([ "$v" = scopeprof1 ] && echo profile)")
         if [ "$got" != "$expect" ]; then
             echo "FAIL: $v recorded $got calls of work, expected $expect" >&2
             cat "$tmp/stderr" >&2
@@ -187,6 +199,7 @@ for v in "${variants[@]}"; do
         proc_ovh=$(calc "${pcpu[$v]} - $(cpu_base_of "$v")")
         file=$(tail -n 1 "$tmp/$v.file" | awk '{printf "%.1f", $2 / $1}')
         case $v in
+        scopeprof*) rec=0 ;;
         scope*) rec=$(tail -n 1 "$tmp/$v.file" | awk -v b="$record_bytes" -v c="$calls" \
                     -v w="$warmup" -v t="${threads[$v]}" '{printf "%.1f", $1 * b / ((c + w) * t)}') ;;
         uftrace*) rec=$file ;;
@@ -216,6 +229,13 @@ echo "overhead / floor, wall and cpu:" \
     "default buffer ${floor_ratio} and ${floor_cpu_ratio}" \
     "(process cpu, spill writer included: $(per_floor "$scope_proc_ovh")), whole-run buffer" \
     "$(per_floor "$big_ovh") and $(per_floor "$big_cpu_ovh")"
+prof_ovh=$(calc "${med[scopeprof1]} - ${med[base1]}")
+prof_cpu_ovh=$(calc "${cpu[scopeprof1]} - ${cpu[base1]}")
+prof_vs_trace=$(awk -v p="$prof_ovh" -v s="$scope_ovh" 'BEGIN { printf "%.2f", (s > 0 ? p / s : 0) }')
+echo "profile mode: overhead ${prof_ovh} ns wall, ${prof_cpu_ovh} ns cpu per call; / floor" \
+    "$(per_floor "$prof_ovh") wall, $(per_floor "$prof_cpu_ovh") cpu; / the default buffer's" \
+    "overhead ${prof_vs_trace}; its file $(tail -n 1 "$tmp/scopeprof1.file" | cut -d' ' -f2) bytes" \
+    "for $((calls + warmup)) calls"
 echo "target default buffer <= 1.15 x floor: ${floor_ratio} wall, $(verdict "$floor_ratio <= 1.15");" \
     "${floor_cpu_ratio} cpu, $(verdict "$floor_cpu_ratio <= 1.15")"
 if [ -n "$baseline_lib" ]; then
@@ -282,4 +302,5 @@ echo "RESULT hook-cost calls=$calls rounds=$rounds base_ns=${med[base1]} scope_n
     "floor_cpu_ratio=$floor_cpu_ratio nospill_floor_ratio=$(per_floor "$big_ovh")" \
     "scope_run_s=${run[scope1]} uftrace_run_s=${run[uftrace1]:-nan} run_ratio=$run_ratio" \
     "uftrace_cpu_overhead_ns=${uft_cpu_ovh:-nan} cpu_ratio=$cpu_ratio scope2_cpu_overhead_ns=$scope2_cpu_ovh" \
-    "rdtsc_cpu_ns=$rdtsc"
+    "rdtsc_cpu_ns=$rdtsc profile_overhead_ns=$prof_ovh profile_cpu_overhead_ns=$prof_cpu_ovh" \
+    "profile_floor_ratio=$(per_floor "$prof_ovh") profile_vs_trace=$prof_vs_trace"

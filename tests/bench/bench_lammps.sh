@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # bench_lammps.sh: what profiling costs a real C++ application. Runs
 # Debian's LAMMPS on its Lennard-Jones melt (in.melt, STEPS steps, 1 rank)
-# unprofiled, traced with every LAMMPS_NS:: function hooked, and traced with
-# the config `scope suggest` writes from that trace, alternated for ROUNDS
-# rounds in one invocation, and prints per variant the median wall time,
-# its ratio to the unprofiled run, the calls recorded and the file's size.
+# unprofiled, traced with every LAMMPS_NS:: function hooked, traced with
+# the config `scope suggest` writes from that trace, and in profile mode
+# with every LAMMPS_NS:: function hooked, alternated for ROUNDS rounds in
+# one invocation, and prints per variant the median wall time and CPU time
+# (user + system: less disturbed by the other jobs of a shared machine), their ratio
+# to the unprofiled run's, the calls recorded (counted, for the profile) and
+# the file's size; then whether the profile's calls per region equal the
+# trace's (target: profile <= 1.08 x plain, the same calls).
 #
 # usage: bench_lammps.sh SCOPE_CLI LMP [STEPS [ROUNDS]]
 # example: bench_lammps.sh build/tools/scope /usr/bin/lmp 2000 3
@@ -28,12 +32,13 @@ cd "$work"
 sed "s/^run[[:space:]].*/run $steps/" "$input" >in.melt
 printf '[functions]\nLAMMPS_NS::*\n' >all.conf
 
-wall() {   # seconds of one run of "$@"; its stderr kept in run.err
+wall() {   # "WALL CPU" seconds of one run of "$@"; its stderr kept in run.err
     local t0 t1
     t0=$(date +%s.%N)
-    "$@" >/dev/null 2>run.err || { echo "FAIL: $* exited with $?" >&2; cat run.err >&2; exit 1; }
+    /usr/bin/time -f '%U %S' -o cpu.txt "$@" >/dev/null 2>run.err ||
+        { echo "FAIL: $* exited with $?" >&2; cat run.err >&2; exit 1; }
     t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
+    awk -v a="$t0" -v b="$t1" '{printf "%.3f %.3f\n", b - a, $1 + $2}' cpu.txt
 }
 calls_of() { grep -o '([0-9]* calls' run.err | tr -dc 0-9; }
 
@@ -43,8 +48,8 @@ wall "$cli" run -c all.conf -o first.h5 -- "$lmp" -in in.melt -log none >/dev/nu
 echo "scope suggest left out $(grep -c '^!' suggested.conf) functions:"
 grep '^!' suggested.conf | head -5
 
-declare -A times calls sizes
-variants=(plain trace suggested)
+declare -A times cpus calls sizes
+variants=(plain trace suggested profile)
 for r in $(seq "$rounds"); do
     line="round $r:"
     for v in "${variants[@]}"; do
@@ -52,21 +57,37 @@ for r in $(seq "$rounds"); do
         plain) t=$(wall "$lmp" -in in.melt -log none) ;;
         trace) t=$(wall "$cli" run -c all.conf -o $v.h5 -- "$lmp" -in in.melt -log none) ;;
         suggested) t=$(wall "$cli" run -c suggested.conf -o $v.h5 -- "$lmp" -in in.melt -log none) ;;
+        profile) t=$(wall "$cli" run --mode profile -c all.conf -o $v.h5 -- "$lmp" -in in.melt \
+                     -log none) ;;
         esac
-        if [ "$v" != plain ]; then
+        if [ "$v" = profile ]; then
+            calls[$v]=$("$cli" info $v.h5 | awk '$1 == "events" {print $2}')
+            sizes[$v]=$(stat -c %s $v.h5)
+        elif [ "$v" != plain ]; then
             calls[$v]=$(calls_of)
             sizes[$v]=$(stat -c %s $v.h5)
         fi
-        times[$v]+="$t "
-        line+=" $v $t s"
+        times[$v]+="${t% *} "
+        cpus[$v]+="${t#* } "
+        line+=" $v ${t% *} s (cpu ${t#* } s)"
     done
     echo "$line"
 done
 
 p=$(printf '%s\n' ${times[plain]} | median)
-echo "LAMMPS in.melt, $steps steps, 1 rank, $rounds rounds, medians: plain $p s"
-for v in trace suggested; do
+pc=$(printf '%s\n' ${cpus[plain]} | median)
+echo "LAMMPS in.melt, $steps steps, 1 rank, $rounds rounds, medians: plain $p s (cpu $pc s)"
+for v in trace suggested profile; do
     s=$(printf '%s\n' ${times[$v]} | median)
+    c=$(printf '%s\n' ${cpus[$v]} | median)
     echo "  $v: $s s = $(awk -v p="$p" -v s="$s" 'BEGIN {printf "%.2f", s / p}') x plain," \
+         "cpu $c s = $(awk -v p="$pc" -v s="$c" 'BEGIN {printf "%.2f", s / p}') x plain," \
          "${calls[$v]} calls, file $(awk -v b="${sizes[$v]}" 'BEGIN {printf "%.1f", b / 1048576}') MiB"
 done
+"$cli" summary trace.h5 --all --format csv | sed -n '/^region,/,/^$/p' | cut -d, -f1,2 | sort >trace.calls
+"$cli" summary profile.h5 --all --format csv | sed -n '/^region,/,/^$/p' | cut -d, -f1,2 | sort >profile.calls
+if cmp -s trace.calls profile.calls; then
+    echo "  profile: every region's calls equal the trace's ($(($(wc -l <trace.calls) - 2)) regions)"
+else
+    echo "  profile: calls differ from the trace's in $(diff trace.calls profile.calls | grep -c '^>') regions"
+fi

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 static const char run_help[] =
-    "usage: scope run [-c CONFIG] [-f FUNCTIONS] [-o FILE] [--mpi openmpi|mpich] [-v]\n"
-    "                 [--] PROGRAM [ARGS...]\n"
+    "usage: scope run [-c CONFIG] [-f FUNCTIONS] [-o FILE] [--mode trace|profile]\n"
+    "                 [--mpi openmpi|mpich] [-v] [--] PROGRAM [ARGS...]\n"
     "\n"
     "Run PROGRAM with scope preloaded. Under MPI, put it after mpirun so every\n"
     "rank is profiled; rank 0 writes one HDF5 file at MPI_Finalize (a program\n"
@@ -24,6 +24,9 @@ static const char run_help[] =
     "  -c, --config FILE     functions to hook and output settings (SCOPE_CONFIG)\n"
     "  -f, --functions LIST  comma-separated functions, added to the config (SCOPE_FUNCTIONS)\n"
     "  -o, --output FILE     the HDF5 file (SCOPE_OUTPUT; default profiling_data.h5)\n"
+    "      --mode MODE       trace: every call (default); profile: per-region and call-path\n"
+    "                        statistics only, a file that does not grow with the run\n"
+    "                        (SCOPE_MODE, overrides the config's [output] mode)\n"
     "      --mpi FLAVOUR     the libscope to use (default: the MPI PROGRAM links)\n"
     "  -v, --verbose         say what is hooked (SCOPE_VERBOSE)\n"
     "  -h, --help            this help\n"
@@ -103,6 +106,10 @@ static int run_main(int argc, char **argv)
             rc = add_functions(value);
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             rc = setenv("SCOPE_OUTPUT", value, 1);
+        } else if (strcmp(a, "--mode") == 0) {
+            if (strcmp(value, "trace") != 0 && strcmp(value, "profile") != 0)
+                return usage_error("--mode is trace or profile");
+            rc = setenv("SCOPE_MODE", value, 1);
         } else if (strcmp(a, "--mpi") == 0) {
             mpi = value;
         } else {

@@ -1,5 +1,6 @@
 /* scope tree: one rank's call stack, indented by depth (the seed's
- * call_stack()), with each call's self time. */
+ * call_stack()), with each call's self time; of a profile, the rank's call
+ * paths, with what their calls add up to. */
 #include "cli.h"
 #include "selection.h"
 
@@ -37,12 +38,45 @@ static void fill(table *t, const scope_call *calls, size_t n, const scope_childr
     }
 }
 
+/* A profile's call paths, depth first, each indented under its caller. */
+static void fill_paths(table *t, const scope_flame_node *nodes, size_t n)
+{
+    table_column(t, "path", COL_TEXT);
+    table_column(t, "calls", COL_INT);
+    table_column(t, "total", COL_DURATION);
+    table_column(t, "self", COL_DURATION);
+    table_column(t, "mean", COL_DURATION);
+    table_column(t, "depth", COL_INT);
+    for (size_t i = 0; i < n; i++) {
+        table_text_indent(t, nodes[i].name, nodes[i].depth);
+        table_int(t, (int64_t)nodes[i].calls);
+        table_num(t, (double)nodes[i].total_ns / 1e9);
+        table_num(t, (double)nodes[i].self_ns / 1e9);
+        table_num(t, nodes[i].calls ? (double)nodes[i].total_ns / 1e9 / (double)nodes[i].calls : 0);
+        table_int(t, nodes[i].depth);
+    }
+}
+
+static int run_paths(scope_file *f, const scope_filter *flt, int rank, report *out,
+                     scope_error *err)
+{
+    size_t n = 0;
+    scope_flame_node *nodes = scope_flame_tree(f, flt, rank, &n, err);
+    if (!nodes)
+        return -1;
+    fill_paths(report_table(out, "paths", false), nodes, n);
+    free(nodes);
+    return 0;
+}
+
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
     scope_filter flt;
     if (cli_filter(f, opt, &flt, err) < 0)
         return -1;
     int rank = opt->has_rank ? opt->rank : scope_rank_id(f, 0);
+    if (scope_is_profile(f))
+        return run_paths(f, &flt, rank, out, err);
     size_t n = 0;
     bool *keep = selected_regions(f, &flt, err);
     scope_call *calls = keep ? scope_call_stack(f, rank, &n, err) : NULL;
@@ -64,7 +98,9 @@ const cli_command cmd_tree = {
         "Print the call stack of one rank: its calls ordered by start, each indented\n"
         "under the call that contains it (nesting is reconstructed from containment,\n"
         "per thread when the file has thread ids). --include/--exclude hide regions\n"
-        "without changing the nesting of the others.",
+        "without changing the nesting of the others. Of a profile (mode = profile),\n"
+        "the rank's call paths instead: each chain of hooked callers once, indented\n"
+        "under its caller's path, with its calls, total, self and mean time.",
     .example = "scope tree profiling_data.h5 --rank 0 --top 8",
     .options = OPT_REGIONS | OPT_TIME | OPT_TOP | OPT_RANK,
     .run = run,

@@ -31,6 +31,7 @@ size_t scope_rank_count(const scope_file *f) { return f->n_ranks; }
 size_t scope_region_count(const scope_file *f) { return f->n_regions; }
 size_t scope_event_count(const scope_file *f) { return f->n_events; }
 bool scope_has_thread_ids(const scope_file *f) { return f->has_threads; }
+bool scope_is_profile(const scope_file *f) { return f->is_profile; }
 
 const scope_meta *scope_metadata(const scope_file *f, size_t i)
 {

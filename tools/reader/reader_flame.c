@@ -1,5 +1,6 @@
 /* The flame tree: a rank's call stack (or several ranks') merged by call
- * path, what flame graphs and folded stacks are drawn from. Paths are found
+ * path, what flame graphs and folded stacks are drawn from; in a profile,
+ * the call paths it stores. Paths are found
  * with a hash table keyed by (parent node, region or call-site frame), then
  * the nodes are put in depth-first order. With SCOPE_FLAME_CALLSITES, each
  * outermost kept call hangs under its recorded stack, outermost frame
@@ -120,6 +121,33 @@ static void add_call(void *ctx, const walk_call *c)
     fc->node_of[c->id] = node;
 }
 
+/* A profile's rank: its stored call paths become nodes as its calls would
+ * (those of dropped regions hang their kept descendants under their
+ * nearest kept ancestor). */
+static int add_profile_rank(flame_ctx *fc, size_t ri, scope_error *err)
+{
+    profile_path *paths;
+    size_t n;
+    if (reader_profile_paths(fc->f, ri, &paths, &n, err) != 0)
+        return -1;
+    fc->node_of = malloc((n + 1) * sizeof *fc->node_of);
+    for (size_t i = 0; fc->node_of && !fc->failed && i < n; i++) {
+        const profile_path *p = &paths[i];
+        long up = p->parent >= 0 ? fc->node_of[p->parent] : -1;
+        long node = fc->keep[p->region] ? find_or_add(fc, up, p->region, NULL) : up;
+        fc->failed = fc->keep[p->region] && node < 0;
+        if (node >= 0 && fc->keep[p->region]) {
+            fc->nodes[node].calls += (size_t)p->calls;
+            fc->nodes[node].total_ns += p->total_ns;
+        }
+        fc->node_of[i] = node;
+    }
+    int rc = !fc->node_of || fc->failed ? reader_fail(err, "out of memory") : 0;
+    free(fc->node_of);
+    free(paths);
+    return rc;
+}
+
 /* Self times, then the nodes in depth-first order (children in creation
  * order, which is the order of their first call). */
 static scope_flame_node *depth_first(flame_ctx *fc)
@@ -201,6 +229,10 @@ scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *f
     for (size_t ri = 0; rc == 0 && ri < f->n_ranks; ri++) {
         if (!rank_keep[ri])
             continue;
+        if (f->is_profile) {
+            rc = add_profile_rank(&fc, ri, err);
+            continue;
+        }
         size_t calls = reader_rank_calls(f, ri);
         fc.node_of = malloc((calls + 1) * sizeof *fc.node_of);
         if (!fc.node_of)

@@ -44,6 +44,7 @@ struct scope_file {
     pthread_mutex_t lock;      /* held while calls are read (reader_series.c) */
     pthread_mutex_t self_lock; /* held while self times are kept (reader_self.c) */
     bool use_stats;   /* trust the statistics the writer stored */
+    bool is_profile;  /* /metadata mode = "profile": no calls to read */
     scope_meta *meta;
     size_t n_meta;
 
@@ -148,6 +149,18 @@ typedef struct walk_call {
 typedef void (*walk_fn)(void *ctx, const walk_call *call);
 int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *ctx,
                      scope_error *err);
+
+/* A profile's call path on one rank (reader_profile.c): its parent path
+ * (-1: none), its region, and what its calls add up to. Parents come
+ * before their children. */
+typedef struct profile_path {
+    long parent;
+    size_t region;
+    int64_t calls, total_ns, self_ns;
+} profile_path;
+/* The call paths of rank index ri of a profile; the caller frees *paths. */
+int reader_profile_paths(const scope_file *f, size_t ri, profile_path **paths, size_t *n,
+                         scope_error *err);
 
 /* Computes the self times of the ranks rank_keep selects that lack them
  * and keeps them in their series (reader_self.c). */

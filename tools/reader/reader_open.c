@@ -201,6 +201,8 @@ static int load_top_level(loader *ld, hid_t file)
     for (size_t r = 0; r < f->n_ranks; r++)
         if (load_rank(ld, file, r) < 0)
             return -1;
+    const scope_meta *mode = scope_metadata_find(f, "mode");
+    f->is_profile = mode && strcmp(mode->text, "profile") == 0;
     const scope_meta *rs = scope_metadata_find(f, "run_start_time");
     if (rs && rs->kind == SCOPE_META_INT) {
         f->has_run_start = true;

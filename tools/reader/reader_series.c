@@ -237,6 +237,11 @@ static int load_locked(const scope_file *f, series *const *want, size_t n, scope
 
 int reader_load_list(const scope_file *f, series *const *want, size_t n, scope_error *err)
 {
+    for (size_t i = 0; f->is_profile && i < n; i++)
+        if (want[i] && want[i]->pub.count > 0)
+            return reader_fail(err, "a profile (mode = profile): it holds each region's "
+                               "statistics and call paths, not the calls this needs (record "
+                               "with mode = trace)");
     pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
     pthread_mutex_lock(lock);
     h5_quiet q = h5_quiet_begin();

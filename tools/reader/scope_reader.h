@@ -93,6 +93,10 @@ SCOPE_API long scope_region_find(const scope_file *f, const char *name);
 
 /* Does any region carry thread_ids? */
 SCOPE_API bool scope_has_thread_ids(const scope_file *f);
+/* Written in profile mode (/metadata mode = "profile"): per-region
+ * statistics and call paths, no calls; what needs the calls fails with a
+ * message that says so. */
+SCOPE_API bool scope_is_profile(const scope_file *f);
 
 /* Total number of recorded calls over all regions and ranks. */
 SCOPE_API size_t scope_event_count(const scope_file *f);

@@ -22,7 +22,9 @@
 #include "log.h"
 #include "part_paths.h"
 #include "recover_decode.h"
+#include "profile_rank.h"
 #include "recover_processes.h"
+#include "recover_profile.h"
 #include "scope_build_config.h"
 #include "write_rank.h"
 
@@ -78,7 +80,9 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
         if (rc == 0) {
             struct scope_rank_info info = {m->rank, m->hostname, m->pid,
                                            m->run_start_ns - m->clock_offset_ns,
-                                           m->clock_offset_ns, (int64_t)dropped};
+                                           m->clock_offset_ns, (int64_t)dropped,
+                                           g.profile ? g.profile->parents : NULL,
+                                           g.profile ? g.profile->npaths : 0};
             int32_t *map;
             if (g.anomaly.found) {
                 char line[512];
@@ -204,7 +208,7 @@ static int write_run(const struct scope_recover_options *o, const struct recover
         SCOPE_VERSION, root->hostname, root->platform, root->user, root->cwd, root->timestamp,
         root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
         root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns,
-        root->hook_cost_ns};
+        root->hook_cost_ns, recover_is_profile(&run->procs[0]) ? "profile" : "trace"};
     scope_writer *w = rw.api->create(path, &info, err, errlen);
     int rc = w ? 0 : -1, parts = 0;
     if (rc == 0 && scope_comm_merge_init(&rw.comms, root->nranks) != 0) {

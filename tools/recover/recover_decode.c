@@ -8,6 +8,8 @@
 
 #include "callsite_resolve.h"
 #include "grow_array.h"
+#include "profile_rank.h"
+#include "recover_profile.h"
 #include "region_clones.h"
 #include "segment.h"
 #include "segment_decode.h"
@@ -75,12 +77,15 @@ struct scope_region_info recover_region_info(const struct scope_event_groups *g,
     const struct scope_meta_header *m = ctx;
     const struct scope_meta_hook *h = &scope_meta_hooks(m)[g->region_hook[r]];
     const char *strings = scope_meta_strings(m);
+    const struct scope_region_profile *profile = scope_rank_profile_region(g->profile, r);
     return (struct scope_region_info){.name = strings + h->name, .symbol = strings + h->symbol,
                                       .library = strings + h->module, .address = h->value,
                                       .clones = g->region_clones ? g->region_clones[r] : NULL,
                                       .unfinished = g->region_unfinished[r],
-                                      .has_self = g->self_known, .self_ns = g->region_self[r],
-                                      .payload = g->region_payload ? g->region_payload[r] : NULL};
+                                      .has_self = profile || g->self_known,
+                                      .self_ns = profile ? profile->self_ns : g->region_self[r],
+                                      .payload = g->region_payload ? g->region_payload[r] : NULL,
+                                      .profile = profile};
 }
 
 /* Groups one process's events by its regions, on rank 0's clock; the
@@ -121,6 +126,9 @@ int recover_group_process(const struct recover_process *proc, struct scope_event
             scope_event_groups_take_payload(g, &payload, hook_symbol, hook_region,
                                             (size_t)m->nhooks);
         scope_payload_store_free(&payload);
+        if (rc == 0)
+            rc = recover_profile(proc, g, hook_region, (size_t)m->nhooks, (size_t)m->nregions,
+                                 &map, err, errlen);
     }
     if (rc == 0)
         g->region_clones = scope_region_clones(hook_symbol, hook_region, (size_t)m->nhooks,

@@ -13,15 +13,28 @@
 #include "recover_processes.h"
 #include "segment.h"
 
+static int all_zero(const char *p, size_t n)
+{
+    return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* A copy whose stretches of zeros stay holes: a profile table is 40 MB of
+ * address space, mostly never touched. */
 static int copy_file(const char *from, const char *to)
 {
     int in = open(from, O_RDONLY | O_CLOEXEC);
     int out = in >= 0 ? open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
     char chunk[1 << 16];
     ssize_t got = out >= 0 ? 1 : -1;
-    while (got > 0 && (got = read(in, chunk, sizeof(chunk))) > 0)
-        if (write(out, chunk, (size_t)got) != got)
+    off_t size = 0;
+    while (got > 0 && (got = read(in, chunk, sizeof(chunk))) > 0) {
+        size += got;
+        if (all_zero(chunk, (size_t)got) ? lseek(out, got, SEEK_CUR) < 0
+                                          : write(out, chunk, (size_t)got) != got)
             got = -1;
+    }
+    if (got == 0 && ftruncate(out, size) != 0)
+        got = -1;
     if (in >= 0)
         close(in);
     if (out >= 0 && close(out) != 0)
@@ -29,7 +42,7 @@ static int copy_file(const char *from, const char *to)
     return got == 0 ? 0 : -1;
 }
 
-/* Copies one process's buffer segments, spill files and maps into dir, then its
+/* Copies one process's buffer segments (and profile tables), spill files and maps into dir, then its
  * meta segment with the clock calibration closed on this node's clock
  * (last, so that a partial copy is not taken for a process). */
 static int gather_process(const struct recover_process *proc, const char *dir, char *err, size_t errlen)
@@ -55,6 +68,10 @@ static int gather_process(const struct recover_process *proc, const char *dir, c
                 rc = copy_file(recorded, to);
         }
         munmap(h, bytes);
+        snprintf(from, sizeof(from), "%s/%s-p%d", proc->dir, proc->stem, thread);
+        snprintf(to, sizeof(to), "%s/%s-p%d", dir, proc->stem, thread);
+        if (rc == 0 && access(from, F_OK) == 0)   /* its profile table, in profile mode */
+            rc = copy_file(from, to);
     }
     recover_segment_path(from, sizeof(from), proc->dir, proc->stem, SEGMENT_MAPS);
     recover_segment_path(to, sizeof(to), dir, proc->stem, SEGMENT_MAPS);

@@ -186,6 +186,8 @@ void recover_remove_segments(const struct recover_process *proc)
         }
         munmap(h, bytes);
         unlink(path);
+        snprintf(path, sizeof(path), "%s/%s-p%d", proc->dir, proc->stem, buffer);
+        unlink(path);   /* its profile table, in profile mode (not read back) */
     }
     recover_segment_path(path, sizeof(path), proc->dir, proc->stem, SEGMENT_META);
     unlink(path);

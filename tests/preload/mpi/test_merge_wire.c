@@ -45,7 +45,7 @@ END_TEST
 
 START_TEST(rank_round_trip)
 {
-    struct scope_wire_rank in = {1234, 5, -6, 7, 3, "node17"}, out;
+    struct scope_wire_rank in = {1234, 5, -6, 7, 3, "node17", NULL, -1}, out;
     size_t len = scope_wire_rank_encode(buf, &in);
     ck_assert_int_eq(scope_wire_rank_decode(buf, len, &out), 0);
     ck_assert_int_eq(out.pid, 1234);
@@ -53,8 +53,58 @@ START_TEST(rank_round_trip)
     ck_assert_int_eq(out.dropped_events, 7);
     ck_assert_int_eq(out.nregions, 3);
     ck_assert_str_eq(out.hostname, "node17");
+    ck_assert_ptr_null(out.callpath_parents);
     free(out.hostname);
     ck_assert_int_eq(scope_wire_rank_decode(buf, 8, &out), -1);
+    /* profile mode: the call paths' parents follow the host name */
+    int32_t parents[] = {-1, 0, 1, 0};
+    in.callpath_parents = parents;
+    in.ncallpaths = 4;
+    len = scope_wire_rank_encode(buf, &in);
+    ck_assert_int_eq(scope_wire_rank_decode(buf, len, &out), 0);
+    ck_assert_str_eq(out.hostname, "node17");
+    ck_assert_int_eq(out.ncallpaths, 4);
+    ck_assert_mem_eq(out.callpath_parents, parents, sizeof parents);
+    free(out.hostname);
+    free(out.callpath_parents);
+    ck_assert_int_eq(scope_wire_rank_decode(buf, len - 1, &out), -1);
+    free(out.hostname);
+}
+END_TEST
+
+/* Profile mode: a region's statistics, histogram and call paths travel
+ * with its facts. */
+START_TEST(profile_round_trip)
+{
+    int32_t ids[] = {3, 7};
+    int64_t calls[] = {10, 20}, total[] = {100, 400}, self[] = {50, 300};
+    struct scope_region_profile p = {.stats = {.calls = 31, .total_ns = 520, .min_ns = 2,
+                                               .max_ns = 90, .m2_ns2 = 12.5},
+                                     .self_ns = 360, .pathless_calls = 1, .npaths = 2,
+                                     .path_ids = ids, .path_calls = calls,
+                                     .path_total_ns = total, .path_self_ns = self};
+    p.histogram[3] = 30;
+    p.histogram[6] = 1;
+    struct scope_region_info in = {.name = "solve", .profile = &p}, out;
+    uint64_t n;
+    size_t len = scope_wire_region_encode(buf, &in, 0);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &n), 0);
+    ck_assert_str_eq(out.name, "solve");
+    ck_assert_ptr_nonnull(out.profile);
+    ck_assert_int_eq(out.profile->stats.calls, 31);
+    ck_assert_double_eq(out.profile->stats.m2_ns2, 12.5);
+    ck_assert_int_eq(out.profile->self_ns, 360);
+    ck_assert_int_eq(out.profile->pathless_calls, 1);
+    ck_assert_int_eq(out.profile->histogram[3], 30);
+    ck_assert_int_eq(out.profile->histogram[6], 1);
+    ck_assert_uint_eq(out.profile->npaths, 2);
+    ck_assert_mem_eq(out.profile->path_ids, ids, sizeof ids);
+    ck_assert_mem_eq(out.profile->path_calls, calls, sizeof calls);
+    ck_assert_mem_eq(out.profile->path_total_ns, total, sizeof total);
+    ck_assert_mem_eq(out.profile->path_self_ns, self, sizeof self);
+    scope_wire_region_free(&out);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len - 1, &out, &n), -1);
+    scope_wire_region_free(&out);
 }
 END_TEST
 
@@ -94,6 +144,7 @@ int main(void)
     TCase *tc = tcase_create("wire");
     tcase_add_test(tc, region_round_trip);
     tcase_add_test(tc, rank_round_trip);
+    tcase_add_test(tc, profile_round_trip);
     tcase_add_test(tc, window_round_trip);
     suite_add_tcase(s, tc);
     return scope_check_run(s);

@@ -60,8 +60,19 @@ START_TEST(test_defaults)
 {
     ck_assert_str_eq(cfg.output_file, "profiling_data.h5");
     ck_assert_uint_eq(cfg.buffer_bytes, 8u << 20);
+    ck_assert_int_eq(cfg.profile_mode, 0);
     ck_assert_uint_eq(cfg.npatterns, 0);
     ck_assert_ptr_null(cfg.path);
+}
+END_TEST
+
+/* [output] mode: the last one given wins */
+START_TEST(test_mode)
+{
+    ck_assert_int_eq(load("[output]\nmode = profile\n"), 0);
+    ck_assert_int_eq(cfg.profile_mode, 1);
+    ck_assert_int_eq(load("[output]\nmode=trace\n"), 0);
+    ck_assert_int_eq(cfg.profile_mode, 0);
 }
 END_TEST
 
@@ -147,6 +158,8 @@ static const struct {
      "t.conf:2: bad size '8X' for 'buffer' (expected e.g. 4096, 512k, 8M, 1G)", false},
     {"[output]\nbuffer = 0\n",
      "t.conf:2: bad size '0' for 'buffer' (expected e.g. 4096, 512k, 8M, 1G)", false},
+    {"[output]\nmode = Profile\n",
+     "t.conf:2: bad mode 'Profile' (expected trace or profile)", false},
     {"a\nb\n[output\n", "t.conf:3: unterminated section header '[output'", false},
     {"[functions] solve\n", "t.conf:1: unexpected text after section header: '[functions] solve'",
      false},
@@ -579,6 +592,7 @@ static Suite *config_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_good_lines);
+    tcase_add_test(tc, test_mode);
     tcase_add_test(tc, test_load_adds);
     tcase_add_loop_test(tc, test_bad_line, 0, sizeof bad_lines / sizeof bad_lines[0]);
     tcase_add_test(tc, test_error_truncated_buffer);

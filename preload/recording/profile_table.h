@@ -1,0 +1,138 @@
+/* profile_table.h: profile mode's per-thread aggregate, kept in place of
+ * per-call records ([output] mode = profile). One table per recording
+ * buffer, in a shared-memory segment of its own (/dev/shm/STEM-pN), laid
+ * out as struct scope_profile_table and preallocated (its pages are
+ * touched as regions and paths first appear):
+ *   - per hook: calls, total, self, min, max, first start, last end, sum of
+ *     squared durations (all in raw clock ticks) and a histogram of
+ *     floor(log2(duration in ns));
+ *   - per call path (a chain of hooked callers, SCOPE_PROFILE_DEPTH deep at
+ *     most, SCOPE_PROFILE_PATHS of them): its hook, its parent path, calls,
+ *     total, self. A call whose path does not fit (too deep, or the table
+ *     is full) counts in its hook's statistics only.
+ * The update functions below run in the hot path (-mgeneral-regs-only):
+ * integers only, no call, no allocation. */
+#ifndef SCOPE_PROFILE_TABLE_H
+#define SCOPE_PROFILE_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+
+#define SCOPE_PROFILE_MAGIC "SCOPEPF1"
+#define SCOPE_PROFILE_BINS 64
+#define SCOPE_PROFILE_PATHS 16384
+#define SCOPE_PROFILE_HASH (2 * SCOPE_PROFILE_PATHS)   /* a power of two */
+#define SCOPE_PROFILE_DEPTH 32
+#define SCOPE_PROFILE_NO_PATH UINT32_MAX               /* a call without a path */
+#define SCOPE_PROFILE_ROOT (UINT32_MAX - 1)            /* the parent of outermost calls */
+
+struct scope_profile_region {
+    uint64_t calls, total, self, min, max, first_start, last_end, pad;
+    unsigned __int128 squares;
+    uint64_t histogram[SCOPE_PROFILE_BINS];
+};
+
+struct scope_profile_path {
+    uint32_t hook, parent, depth, pad;
+    uint64_t calls, total, self;
+};
+
+struct scope_profile_header {
+    char magic[8];
+    int32_t pid, reserved;
+    uint64_t npaths;           /* paths[0 .. npaths) are in use */
+};
+
+struct scope_profile_table {
+    struct scope_profile_header header;
+    struct scope_profile_region regions[SCOPE_MAX_HOOKS];
+    struct scope_profile_path paths[SCOPE_PROFILE_PATHS];
+    uint32_t index[SCOPE_PROFILE_HASH];   /* 1 + path, 0: free slot */
+};
+
+#pragma GCC visibility push(hidden)
+/* Process-wide, set once before recording starts. */
+extern int scope_profile_mode;          /* 1: aggregate instead of recording calls */
+extern uint64_t scope_profile_ns_mult;  /* ns per tick, 32-bit fraction (histogram bins) */
+#pragma GCC visibility pop
+
+/* The path of a call of `hook` whose caller's path is `parent`
+ * (SCOPE_PROFILE_ROOT: none), made when new. */
+static inline uint32_t scope_profile_path_of(struct scope_profile_table *p, uint32_t parent,
+                                             uint32_t hook)
+{
+    if (parent == SCOPE_PROFILE_NO_PATH ||
+        (parent != SCOPE_PROFILE_ROOT && p->paths[parent].depth >= SCOPE_PROFILE_DEPTH))
+        return SCOPE_PROFILE_NO_PATH;
+    uint32_t h = (parent * 0x9e3779b1u) ^ (hook * 0x85ebca77u);
+    for (uint32_t i = 0; i < SCOPE_PROFILE_HASH; i++) {
+        uint32_t *slot = &p->index[(h + i) & (SCOPE_PROFILE_HASH - 1)];
+        if (*slot == 0) {
+            uint64_t n = p->header.npaths;
+            if (n >= SCOPE_PROFILE_PATHS)
+                return SCOPE_PROFILE_NO_PATH;
+            struct scope_profile_path *e = &p->paths[n];
+            e->hook = hook;
+            e->parent = parent;
+            e->depth = parent == SCOPE_PROFILE_ROOT ? 1 : p->paths[parent].depth + 1;
+            p->header.npaths = n + 1;
+            *slot = (uint32_t)n + 1;
+            return (uint32_t)n;
+        }
+        struct scope_profile_path *e = &p->paths[*slot - 1];
+        if (e->parent == parent && e->hook == hook)
+            return *slot - 1;
+    }
+    return SCOPE_PROFILE_NO_PATH;
+}
+
+/* floor(log2(ticks in ns)), 0 for durations under 2 ns. */
+static inline unsigned scope_profile_bin(uint64_t ticks)
+{
+    uint64_t ns = (uint64_t)(((unsigned __int128)ticks * scope_profile_ns_mult) >> 32);
+    return ns > 1 ? 63u - (unsigned)__builtin_clzll(ns) : 0u;
+}
+
+/* Counts a call of `hook` on `path` from `start` to `end` whose direct
+ * hooked callees took `children` ticks; returns its duration. */
+static inline uint64_t scope_profile_add(struct scope_profile_table *p, uint32_t hook,
+                                         uint32_t path, uint64_t start, uint64_t end,
+                                         uint64_t children)
+{
+    uint64_t d = end > start ? end - start : 0;
+    uint64_t self = d > children ? d - children : 0;
+    struct scope_profile_region *r = &p->regions[hook];
+    if (r->calls == 0) {
+        r->min = r->max = d;
+        r->first_start = start;
+    }
+    r->min = d < r->min ? d : r->min;
+    r->max = d > r->max ? d : r->max;
+    r->last_end = end > r->last_end ? end : r->last_end;
+    r->calls++;
+    r->total += d;
+    r->self += self;
+    r->squares += (unsigned __int128)d * d;
+    r->histogram[scope_profile_bin(d)]++;
+    if (path != SCOPE_PROFILE_NO_PATH) {
+        struct scope_profile_path *e = &p->paths[path];
+        e->calls++;
+        e->total += d;
+        e->self += self;
+    }
+    return d;
+}
+
+/* Set up before recording starts (`profile`: [output] mode = profile);
+ * measures the tick rate for the histogram's bins. */
+void scope_profile_configure(int profile);
+
+/* A new table in the segment "/STEM-pN" for buffer `number`, NULL with
+ * errno when it cannot be made. */
+struct scope_profile_table *scope_profile_table_create(int number);
+/* Unmaps and removes buffer `number`'s table. */
+void scope_profile_table_remove(struct scope_profile_table *p, int number);
+
+#endif

@@ -1,0 +1,39 @@
+/* profile_rank.h: profile mode's tables of all of a process's threads
+ * (recording/profile_table.h) added up into what the file stores for its
+ * rank: per region the statistics in ns, the duration histogram and the
+ * region's call paths; the rank's call paths, keyed by (parent, region)
+ * so that the paths of every thread, and of hooks that share a region,
+ * become one. */
+#ifndef SCOPE_PROFILE_RANK_H
+#define SCOPE_PROFILE_RANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "profile_table.h"
+#include "scope_writer.h"
+
+struct scope_rank_profile {
+    struct scope_region_profile *regions;   /* nregions */
+    size_t nregions;
+    int32_t *parents;                       /* npaths: each path's parent, -1 none */
+    size_t npaths;
+};
+
+/* hook_region[h]: hook h's region (< nregions); map: raw ticks to ns on
+ * rank 0's clock. 0, or -1 with err (out of memory). */
+int scope_rank_profile_build(struct scope_rank_profile *p,
+                             struct scope_profile_table *const *tables, size_t ntables,
+                             const uint32_t *hook_region, size_t nhooks, size_t nregions,
+                             const struct scope_clock_map *map, char *err, size_t errlen);
+void scope_rank_profile_free(struct scope_rank_profile *p);
+
+/* Region r's profile, NULL when p is NULL (trace mode). */
+static inline const struct scope_region_profile *
+scope_rank_profile_region(const struct scope_rank_profile *p, size_t r)
+{
+    return p ? &p->regions[r] : NULL;
+}
+
+#endif

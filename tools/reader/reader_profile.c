@@ -1,0 +1,121 @@
+/* reader_profile.c: the call paths a profile stores for one rank
+ * (README.md, "File format": callpath_parents and each region's path_*
+ * datasets), checked as they are read: every path listed by one region,
+ * its parent an earlier path. */
+#include "reader_h5.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A one-dimensional dataset of n values (n from the first one read when
+ * *n is SIZE_MAX), into a malloc'd array; -1 (err set) when it is missing
+ * or of another length. */
+static int read_vector(hid_t loc, const char *name, hid_t mem_type, size_t size, void **out,
+                       size_t *n, const char *where, scope_error *err)
+{
+    *out = NULL;
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    hid_t space = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
+    hssize_t len = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
+                       ? H5Sget_simple_extent_npoints(space) : -1;
+    int rc = len < 0 || (*n != SIZE_MAX && (size_t)len != *n)
+                 ? reader_fail(err, "%s: %s missing or of the wrong length", where, name) : 0;
+    size_t count = rc == 0 ? (size_t)len : 0;
+    if (rc == 0 && count > PTRDIFF_MAX / size)
+        rc = reader_fail(err, "%s: %s too long", where, name);
+    if (rc == 0) {
+        *n = count;
+        *out = malloc((count ? count : 1) * size);
+        if (!*out)
+            rc = reader_fail(err, "out of memory");
+        else if (count && H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+            rc = reader_fail(err, "%s: cannot read %s", where, name);
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    return rc;
+}
+
+/* Region r's paths on rank index ri into paths[]. */
+static int read_region_paths(const scope_file *f, size_t r, const series *s, profile_path *paths,
+                             size_t npaths, scope_error *err)
+{
+    hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
+    if (g < 0)
+        return reader_fail(err, "%s: cannot open the group", s->where);
+    int32_t *ids = NULL;
+    int64_t *columns[3] = {NULL, NULL, NULL};
+    static const char *const names[3] = {"path_calls", "path_total_ns", "path_self_ns"};
+    size_t n = SIZE_MAX;
+    int rc = read_vector(g, "path_ids", H5T_NATIVE_INT32, sizeof *ids, (void **)&ids, &n,
+                         s->where, err);
+    for (int c = 0; rc == 0 && c < 3; c++)
+        rc = read_vector(g, names[c], H5T_NATIVE_INT64, sizeof(int64_t), (void **)&columns[c], &n,
+                         s->where, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (ids[i] < 0 || (size_t)ids[i] >= npaths || paths[ids[i]].region != SIZE_MAX)
+            rc = reader_fail(err, "%s: path id %d unknown or listed twice", s->where, ids[i]);
+        else
+            paths[ids[i]] = (profile_path){paths[ids[i]].parent, r, columns[0][i], columns[1][i],
+                                           columns[2][i]};
+    }
+    free(ids);
+    for (int c = 0; c < 3; c++)
+        free(columns[c]);
+    H5Gclose(g);
+    return rc;
+}
+
+static int read_paths(const scope_file *f, size_t ri, profile_path **out, size_t *count,
+                      scope_error *err)
+{
+    char where[32];
+    snprintf(where, sizeof where, "rank%d", f->ranks[ri]);
+    hid_t rank = H5Gopen2(f->h5, where, H5P_DEFAULT);
+    if (rank < 0)
+        return reader_fail(err, "%s: cannot open the group", where);
+    int32_t *parents = NULL;
+    size_t n = SIZE_MAX;
+    int rc = read_vector(rank, "callpath_parents", H5T_NATIVE_INT32, sizeof *parents,
+                         (void **)&parents, &n, where, err);
+    H5Gclose(rank);
+    profile_path *paths = rc == 0 ? malloc((n ? n : 1) * sizeof *paths) : NULL;
+    if (rc == 0 && !paths)
+        rc = reader_fail(err, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (parents[i] < -1 || parents[i] >= (int64_t)i)
+            rc = reader_fail(err, "%s: callpath_parents[%zu] is not an earlier path", where, i);
+        paths[i] = (profile_path){.parent = parents[i], .region = SIZE_MAX};
+    }
+    for (size_t r = 0; rc == 0 && r < f->n_regions; r++) {
+        const series *s = f->table[r * f->n_ranks + ri];
+        if (s)
+            rc = read_region_paths(f, r, s, paths, n, err);
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (paths[i].region == SIZE_MAX)
+            rc = reader_fail(err, "%s: call path %zu is listed by no region", where, i);
+    free(parents);
+    if (rc != 0) {
+        free(paths);
+        return -1;
+    }
+    *out = paths;
+    *count = n;
+    return 0;
+}
+
+int reader_profile_paths(const scope_file *f, size_t ri, profile_path **paths, size_t *n,
+                         scope_error *err)
+{
+    pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
+    pthread_mutex_lock(lock);
+    h5_quiet q = h5_quiet_begin();
+    int rc = read_paths(f, ri, paths, n, err);
+    h5_quiet_end(q);
+    pthread_mutex_unlock(lock);
+    return rc;
+}

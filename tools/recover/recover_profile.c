@@ -1,0 +1,68 @@
+/* recover_profile.c: a killed process's profile tables (recover_profile.h),
+ * mapped read-only; a table that is not whole, not of its pid or not a
+ * table at all is left out. A table caught in the middle of an update
+ * differs from a whole one by that one call at most. */
+#include "recover_profile.h"
+#include "grow_array.h"
+#include "profile_rank.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static void table_path(char *out, size_t len, const struct recover_process *proc, int buffer)
+{
+    snprintf(out, len, "%s/%s-p%d", proc->dir, proc->stem, buffer);
+}
+
+int recover_is_profile(const struct recover_process *proc)
+{
+    char path[4096];
+    table_path(path, sizeof path, proc, 0);
+    return access(path, F_OK) == 0;
+}
+
+int recover_profile(const struct recover_process *proc, struct scope_event_groups *g,
+                    const uint32_t *hook_region, size_t nhooks, size_t nregions,
+                    const struct scope_clock_map *map, char *err, size_t errlen)
+{
+    struct scope_profile_table **tables = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (int buffer = 0; rc == 0; buffer++) {
+        char path[4096];
+        size_t bytes;
+        table_path(path, sizeof path, proc, buffer);
+        struct scope_profile_table *t = recover_map_file(path, &bytes);
+        if (!t)
+            break;
+        if (bytes != sizeof(*t) || memcmp(t->header.magic, SCOPE_PROFILE_MAGIC, 8) != 0 ||
+            t->header.pid != proc->meta->pid) {
+            munmap(t, bytes);
+            continue;
+        }
+        rc = scope_grow_array((void **)&tables, &cap, n + 1, sizeof(*tables));
+        if (rc == 0)
+            tables[n++] = t;
+        else
+            munmap(t, bytes);
+    }
+    if (rc == 0 && n > 0) {
+        g->profile = malloc(sizeof(*g->profile));
+        rc = g->profile ? scope_rank_profile_build(g->profile, tables, n, hook_region, nhooks,
+                                                   nregions, map, err, errlen)
+                        : -1;
+        if (rc != 0) {
+            free(g->profile);
+            g->profile = NULL;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        munmap(tables[i], sizeof(*tables[i]));
+    free(tables);
+    if (rc != 0 && !*err)
+        snprintf(err, errlen, "pid %d: out of memory reading its profile", proc->meta->pid);
+    return rc;
+}

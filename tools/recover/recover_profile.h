@@ -1,0 +1,22 @@
+/* recover_profile.h: the profile tables a process killed in profile mode
+ * left beside its buffers (STEM-pN, preload/recording/profile_table.h),
+ * added up for its rank as at a normal end. */
+#ifndef SCOPE_RECOVER_PROFILE_H
+#define SCOPE_RECOVER_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "event_groups.h"
+#include "recover_processes.h"
+
+/* Whether proc recorded in profile mode (it left a first table). */
+int recover_is_profile(const struct recover_process *proc);
+
+/* g->profile from proc's tables (none: left NULL); 0, or -1 with err. */
+int recover_profile(const struct recover_process *proc, struct scope_event_groups *g,
+                    const uint32_t *hook_region, size_t nhooks, size_t nregions,
+                    const struct scope_clock_map *map, char *err, size_t errlen);
+
+#endif
