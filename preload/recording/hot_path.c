@@ -263,11 +263,9 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
     return stack;
 }
 
-/* Everything the fast path below does not handle: the thread's first
- * call, recursion into scope, recording off, no TSC, dead frames, a full
- * shadow stack. Kept out of line so the fast path saves no registers. */
-static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, uint64_t *frame,
-                                                      uint32_t hook)
+/* Whether thread t records a call now: activated at its first call; a
+ * thread whose buffer could not spill counts the call as dropped. */
+static inline int ready_to_record(struct scope_thread *t)
 {
     if (t->status != SCOPE_THREAD_ACTIVE) {
         if (t->status == SCOPE_THREAD_FULL && !t->busy && scope_recording)
@@ -278,7 +276,16 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
         if (t->status != SCOPE_THREAD_ACTIVE)
             return 0;
     }
-    if (t->busy || !scope_recording)
+    return !t->busy && scope_recording;
+}
+
+/* Everything the fast path below does not handle: the thread's first
+ * call, recursion into scope, recording off, no TSC, dead frames, a full
+ * shadow stack. Kept out of line so the fast path saves no registers. */
+static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, uint64_t *frame,
+                                                      uint32_t hook)
+{
+    if (!ready_to_record(t))
         return 0;
     uint64_t *slot = &frame[1];
     uint64_t now = now_raw();
@@ -515,14 +522,7 @@ __attribute__((visibility("hidden"))) void scope_shadow_unwind_through(uint64_t 
 __attribute__((visibility("hidden"))) int scope_wrapped_call_begins(uint64_t *now)
 {
     struct scope_thread *t = &scope_tls;
-    if (unlikely(t->status != SCOPE_THREAD_ACTIVE)) {
-        if (t->status != SCOPE_THREAD_NEW || t->busy || !scope_recording)
-            return 0;
-        call_out(t, scope_thread_activate, t);
-        if (t->status != SCOPE_THREAD_ACTIVE)
-            return 0;
-    }
-    if (t->busy || !scope_recording)
+    if (!ready_to_record(t))
         return 0;
     *now = now_raw();
     return 1;
