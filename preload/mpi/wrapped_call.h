@@ -57,9 +57,14 @@ static inline void call_returned(struct wrapped_call *w)
     w->end = scope_wrapped_clock();
 }
 
+/* A message whose peer is no world rank (a cancelled receive's empty
+ * status, a peer the communicator table cannot translate) is kept as what
+ * the call carried, not as a message of the matrix. */
 static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, int64_t bytes, int32_t peer,
                      int tag, const struct scope_comm *c)
 {
+    if (peer < 0)
+        kind = SCOPE_ITEM_CALL;
     if (w->n == w->cap) {
         struct scope_payload_item *more = malloc(2 * w->cap * sizeof *more);
         if (!more)
@@ -86,11 +91,13 @@ static inline void call_ends(struct wrapped_call *w, void *caller)
         free(w->item);
 }
 
-/* The message a completed receive on c got, from its status. */
+/* The message a completed receive on c got, from its status (an empty
+ * one, MPI_ANY_SOURCE: a cancelled receive or an inactive request, got
+ * nothing). */
 static inline void add_received(struct wrapped_call *w, const MPI_Status *st, const struct scope_comm *c)
 {
     MPI_Count bytes = 0;
-    if (st->MPI_SOURCE == MPI_PROC_NULL ||
+    if (st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE == MPI_ANY_SOURCE ||
         PMPI_Get_elements_x(st, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED) {
         add_item(w, SCOPE_ITEM_CALL, 0, -1, -1, c);
         return;
