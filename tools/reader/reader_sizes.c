@@ -42,11 +42,14 @@ scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filte
             const series *s = rank_keep[ri] ? reader_series(f, r, ri) : NULL;
             if (!s || s->family == SCOPE_PAYLOAD_NONE)
                 continue;
+            /* by family, not by the datasets: a writer may store empty
+             * message datasets for collectives */
             const scope_payload *p = &s->payload;
-            h->messages |= s->has_messages;
-            for (size_t i = 0; s->has_messages && i < p->n_messages; i++)
+            int by_message = family == SCOPE_PAYLOAD_P2P && s->has_messages;
+            h->messages |= by_message;
+            for (size_t i = 0; by_message && i < p->n_messages; i++)
                 add_size(h, p->msg_bytes[i]);
-            for (size_t i = 0; !s->has_messages && i < p->count; i++)
+            for (size_t i = 0; !by_message && i < p->count; i++)
                 add_size(h, p->bytes[i]);
         }
     }
