@@ -174,7 +174,8 @@ assert stacks["outer;middle;leaf"] > stacks["outer;middle"]
 print("ok: call paths in scope tree and the folded stacks")
 PY
 
-for cmd in "events" "plot --kind gantt -o gantt.svg" "export --to chrome -o trace.json"; do
+for cmd in "events" "plot --kind gantt -o gantt.svg" "export --to chrome -o trace.json" "comm" \
+           "sizes" "plot --kind comm -o comm.svg"; do
     if "$SCOPE_CLI" $cmd profile.h5 >out.txt 2>err.txt; then fail "scope $cmd succeeded on a profile"; fi
     [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "^scope: profile.h5: a profile (mode = profile)" err.txt ||
         fail "scope $cmd: $(cat err.txt)"

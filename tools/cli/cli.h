@@ -115,6 +115,6 @@ extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_call
 
 /* The one line for a file without MPI payload (scope comm, sizes, plot
  * --kind comm): -1 with err set. */
-int cli_no_payload(scope_error *err);
+int cli_no_payload(const scope_file *f, scope_error *err);
 
 #endif

@@ -1,13 +1,19 @@
 /* What the subcommands that read MPI payload (comm, sizes, plot --kind
- * comm) share: the one line for a file whose run recorded none. */
+ * comm) share: the one line for a file whose run recorded none (a profile
+ * keeps none). */
 #include "cli.h"
 
 #include <stdio.h>
 
-int cli_no_payload(scope_error *err)
+int cli_no_payload(const scope_file *f, scope_error *err)
 {
-    snprintf(err->message, sizeof err->message,
-             "the run recorded no MPI payload (bytes, peers); profile it with an MPI config, "
-             "e.g. 'scope run -c configs/mpi-all.conf -- ./app'");
+    if (scope_is_profile(f))
+        snprintf(err->message, sizeof err->message,
+                 "a profile (mode = profile): it keeps no MPI payload (bytes, peers); record "
+                 "with mode = trace and an MPI config");
+    else
+        snprintf(err->message, sizeof err->message,
+                 "the run recorded no MPI payload (bytes, peers); profile it with an MPI "
+                 "config, e.g. 'scope run -c configs/mpi-all.conf -- ./app'");
     return -1;
 }

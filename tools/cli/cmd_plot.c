@@ -12,7 +12,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
                                 scope_error *) = {plot_gantt, plot_durations, plot_flame,
                                                   plot_comm};
     if (opt->kind == PLOT_COMM && !scope_has_payload(f))
-        return cli_no_payload(err);
+        return cli_no_payload(f, err);
     scope_filter flt;
     FILE *file = cli_open_selection_output(f, opt, &flt, err);
     if (!file)
