@@ -33,25 +33,10 @@ static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
     return total;
 }
 
-#define UNPAREN(...) __VA_ARGS__
-
 /* One form: its parameters, arguments, communicator, bytes and root
  * (expressions of the arguments and c, the communicator's entry). */
 #define COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT)                                 \
-    EXPORT int MPI_##NAME PARAMS                                                             \
-    {                                                                                        \
-        struct wrapped_call w;                                                               \
-        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
-            return PMPI_##NAME ARGS;                                                         \
-        int rc = PMPI_##NAME ARGS;                                                           \
-        call_returned(&w);                                                                   \
-        if (rc == MPI_SUCCESS) {                                                             \
-            const struct scope_comm *c = scope_comm_of(COMM);                                \
-            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (ROOT)), -1, c); \
-        }                                                                                    \
-        call_ends(&w, __builtin_return_address(0));                                          \
-        return rc;                                                                           \
-    }
+    CARRIER(F, NAME, PARAMS, ARGS, BYTES, ROOT, scope_comm_of(COMM))
 
 /* A collective and its nonblocking form (the same and a request). */
 #define BOTH_FORMS(F, NAME, IF, INAME, PARAMS, ARGS, COMM, BYTES, ROOT)                       \

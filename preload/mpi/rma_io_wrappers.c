@@ -8,25 +8,6 @@
  * communicator). */
 #include "wrapped_call.h"
 
-#define UNPAREN(...) __VA_ARGS__
-
-/* One call carrying BYTES to TARGET (a rank of COMM_ENTRY, -1: none). */
-#define CARRIER(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY)                            \
-    EXPORT int MPI_##NAME PARAMS                                                             \
-    {                                                                                        \
-        struct wrapped_call w;                                                               \
-        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
-            return PMPI_##NAME ARGS;                                                         \
-        int rc = PMPI_##NAME ARGS;                                                           \
-        call_returned(&w);                                                                   \
-        if (rc == MPI_SUCCESS) {                                                             \
-            const struct scope_comm *c = (COMM_ENTRY);                                       \
-            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (TARGET)), -1, c); \
-        }                                                                                    \
-        call_ends(&w, __builtin_return_address(0));                                          \
-        return rc;                                                                           \
-    }
-
 /* An RMA call and its request-based form (R...: the same and a request). */
 #define RMA(F, NAME, RF, RNAME, PARAMS, ARGS)                                                 \
     CARRIER(F, NAME, PARAMS, ARGS, type_bytes(origin_count, origin_type), target_rank,       \

@@ -117,4 +117,25 @@ static inline int64_t type_bytes(int64_t count, MPI_Datatype type)
     return PMPI_Type_size(type, &size) == MPI_SUCCESS ? count * size : 0;
 }
 
+#define UNPAREN(...) __VA_ARGS__
+
+/* MPI_NAME wrapped: each call recorded as one item carrying BYTES to
+ * TARGET, a rank of the communicator entry COMM_ENTRY (-1: none);
+ * expressions of the arguments. UNPAREN strips a list's parentheses. */
+#define CARRIER(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY)                            \
+    EXPORT int MPI_##NAME PARAMS                                                             \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
+            return PMPI_##NAME ARGS;                                                         \
+        int rc = PMPI_##NAME ARGS;                                                           \
+        call_returned(&w);                                                                   \
+        if (rc == MPI_SUCCESS) {                                                             \
+            const struct scope_comm *c = (COMM_ENTRY);                                       \
+            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (TARGET)), -1, c); \
+        }                                                                                    \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
+    }
+
 #endif
