@@ -116,5 +116,9 @@ extern const cli_command cmd_imbalance, cmd_export, cmd_plot, cmd_diff, cmd_call
 /* The one line for a file without MPI payload (scope comm, sizes, plot
  * --kind comm): -1 with err set. */
 int cli_no_payload(const scope_file *f, scope_error *err);
+/* The filter of a subcommand that reads payload (comm, sizes); -1 with
+ * err set on a bad filter or a file without payload. */
+int cli_payload_filter(const scope_file *f, const cli_options *opt, scope_filter *flt,
+                       scope_error *err);
 
 #endif

@@ -1,6 +1,6 @@
 /* What the subcommands that read MPI payload (comm, sizes, plot --kind
  * comm) share: the one line for a file whose run recorded none (a profile
- * keeps none). */
+ * keeps none), and their filter. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -16,4 +16,12 @@ int cli_no_payload(const scope_file *f, scope_error *err)
                  "the run recorded no MPI payload (bytes, peers); profile it with an MPI "
                  "config, e.g. 'scope run -c configs/mpi-all.conf -- ./app'");
     return -1;
+}
+
+int cli_payload_filter(const scope_file *f, const cli_options *opt, scope_filter *flt,
+                       scope_error *err)
+{
+    if (!scope_has_payload(f))
+        return cli_no_payload(f, err);
+    return cli_filter(f, opt, flt, err);
 }

@@ -50,11 +50,9 @@ static int collectives_table(const scope_file *f, const scope_filter *flt, repor
 
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
-    if (!scope_has_payload(f))
-        return cli_no_payload(f, err);
     scope_filter flt;
     size_t n = 0;
-    if (cli_filter(f, opt, &flt, err) < 0)
+    if (cli_payload_filter(f, opt, &flt, err) < 0)
         return -1;
     scope_comm_pair *m = scope_comm_matrix(f, &flt, &n, err);
     if (!m)

@@ -43,11 +43,9 @@ static void functions_table(const scope_file *f, const scope_size_histogram *h, 
 
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)
 {
-    if (!scope_has_payload(f))
-        return cli_no_payload(f, err);
     scope_filter flt;
     size_t n = 0;
-    if (cli_filter(f, opt, &flt, err) < 0)
+    if (cli_payload_filter(f, opt, &flt, err) < 0)
         return -1;
     scope_size_histogram *h = scope_message_sizes(f, &flt, &n, err);
     if (!h)

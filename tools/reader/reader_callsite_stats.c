@@ -138,12 +138,13 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
                                       size_t *count, scope_error *err)
 {
     size_t nr = f->n_regions, np = f->n_ranks, n = 0, cap = 0;
-    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    reader_selection sel;
     region_sites rs = {.slot_of = malloc((f->n_sites + 1) * sizeof(long))};
     scope_callsite_stats *out = malloc(sizeof *out);
-    int rc = keep && rank_keep && rs.slot_of && out ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && (!rs.slot_of || !out))
+        rc = reader_fail(err, "out of memory");
+    const bool *keep = sel.keep, *rank_keep = sel.rank_keep;
     for (size_t i = 0; rc == 0 && i <= f->n_sites; i++)
         rs.slot_of[i] = -1;
     if (rc == 0)
@@ -162,12 +163,6 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
     }
     free(rs.slot_of);
     free(rs.acc);
-    free(keep);
-    free(rank_keep);
-    if (rc < 0) {
-        free(out);
-        return NULL;
-    }
-    *count = n;
-    return out;
+    reader_selection_free(&sel);
+    return reader_rows(out, n, rc, count);
 }

@@ -119,17 +119,17 @@ scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt,
                                    scope_error *err)
 {
     size_t nr = f->n_regions, np = f->n_ranks;
-    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    reader_selection sel;
     pair_list pl = {.items = malloc(sizeof *pl.items), .cap = 1};
     rank_sums rs = {.by_peer = calloc(np + 1, sizeof *rs.by_peer),
                     .touched = calloc(np + 1, sizeof *rs.touched)};
-    int rc = keep && rank_keep && pl.items && rs.by_peer && rs.touched
-                 ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && (!pl.items || !rs.by_peer || !rs.touched))
+        rc = reader_fail(err, "out of memory");
+    const bool *keep = sel.keep;
     if (rc == 0) /* the receivers' side of a selected sender: every rank */
         rc = reader_load_payload(f, keep, NULL, PAYLOAD_MESSAGES, err);
-    const bool *sender_keep = flt && flt->n_ranks ? rank_keep : NULL;
+    const bool *sender_keep = flt && flt->n_ranks ? sel.rank_keep : NULL;
     for (size_t ri = 0; rc == 0 && ri < np; ri++) {
         for (size_t r = 0; rc == 0 && r < nr; r++) {
             const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
@@ -145,14 +145,8 @@ scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt,
     }
     free(rs.by_peer);
     free(rs.touched);
-    free(keep);
-    free(rank_keep);
-    if (rc < 0) {
-        free(pl.items);
-        return NULL;
-    }
-    *count = pl.n;
-    return pl.items;
+    reader_selection_free(&sel);
+    return reader_rows(pl.items, pl.n, rc, count);
 }
 
 scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *flt,
@@ -160,11 +154,13 @@ scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *fl
                                      scope_error *err)
 {
     size_t nr = f->n_regions, np = f->n_ranks, n = 0;
-    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    reader_selection sel;
     scope_rank_bytes *out = calloc(np + 1, sizeof *out);
-    int rc = keep && rank_keep && out ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && !out)
+        rc = reader_fail(err, "out of memory");
+    bool *keep = sel.keep;
+    const bool *rank_keep = sel.rank_keep;
     for (size_t r = 0; rc == 0 && r < nr; r++)
         keep[r] = keep[r] && scope_region_payload_family(f, r) == family;
     if (rc == 0)
@@ -183,12 +179,6 @@ scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *fl
                 rb->bytes += (uint64_t)s->payload.bytes[i];
         }
     }
-    free(keep);
-    free(rank_keep);
-    if (rc < 0) {
-        free(out);
-        return NULL;
-    }
-    *count = n;
-    return out;
+    reader_selection_free(&sel);
+    return reader_rows(out, n, rc, count);
 }

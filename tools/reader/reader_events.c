@@ -29,12 +29,12 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                       void *ctx, scope_error *err)
 {
     size_t nr = f->n_regions, np = f->n_ranks;
-    bool *keep = calloc(nr + 1, sizeof *keep);
-    bool *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    reader_selection sel;
     call_ids **ids = calloc(nr * np + 1, sizeof *ids); /* [rank * nr + region] */
-    int rc = keep && rank_keep && ids ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && !ids)
+        rc = reader_fail(err, "out of memory");
+    const bool *keep = sel.keep, *rank_keep = sel.rank_keep;
     for (size_t ri = 0; rc == 0 && ri < np; ri++) {
         if (!rank_keep[ri])
             continue;
@@ -83,8 +83,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
     for (size_t i = 0; ids && i < nr * np; i++)
         free(ids[i]);
     free(ids);
-    free(keep);
-    free(rank_keep);
+    reader_selection_free(&sel);
     return rc;
 }
 

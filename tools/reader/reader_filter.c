@@ -55,6 +55,32 @@ int reader_apply_filter(const scope_file *f, const scope_filter *flt, bool *keep
     return rc;
 }
 
+int reader_select(const scope_file *f, const scope_filter *flt, reader_selection *sel,
+                  scope_error *err)
+{
+    sel->keep = calloc(f->n_regions + 1, sizeof *sel->keep);
+    sel->rank_keep = calloc(f->n_ranks + 1, sizeof *sel->rank_keep);
+    if (!sel->keep || !sel->rank_keep)
+        return reader_fail(err, "out of memory");
+    return reader_apply_filter(f, flt, sel->keep, sel->rank_keep, err);
+}
+
+void reader_selection_free(reader_selection *sel)
+{
+    free(sel->keep);
+    free(sel->rank_keep);
+}
+
+void *reader_rows(void *out, size_t n, int rc, size_t *count)
+{
+    if (rc < 0) {
+        free(out);
+        return NULL;
+    }
+    *count = n;
+    return out;
+}
+
 int scope_filter_region(const scope_file *f, const scope_filter *flt, size_t region,
                         scope_error *err)
 {

@@ -212,12 +212,11 @@ scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *f
                                       unsigned flags, size_t *count, scope_error *err)
 {
     flame_ctx fc = {.f = f, .callsites = (flags & SCOPE_FLAME_CALLSITES) != 0};
-    bool *keep = calloc(f->n_regions + 1, sizeof *keep);
-    bool *rank_keep = calloc(f->n_ranks + 1, sizeof *rank_keep);
+    reader_selection sel;
     scope_flame_node *out = NULL;
-    int rc = keep && rank_keep ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    const bool *keep = sel.keep;
+    bool *rank_keep = sel.rank_keep;
     if (rc == 0 && rank != SCOPE_ALL_RANKS) {
         long ri = reader_rank_index(f, rank);
         if (ri < 0)
@@ -249,7 +248,6 @@ scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *f
         *count = fc.n;
     free(fc.nodes);
     free(fc.slots);
-    free(keep);
-    free(rank_keep);
+    reader_selection_free(&sel);
     return out;
 }

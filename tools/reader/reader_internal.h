@@ -133,6 +133,20 @@ long reader_rank_index(const scope_file *f, int rank);
 int reader_apply_filter(const scope_file *f, const scope_filter *flt, bool *keep,
                         bool *rank_keep, scope_error *err);
 
+/* The regions (keep[r]) and ranks (rank_keep[ri]) a filter selects, in
+ * arrays of their own: reader_select allocates and fills them (-1, err set,
+ * on a bad filter or no memory; free them even then). */
+typedef struct reader_selection {
+    bool *keep, *rank_keep;
+} reader_selection;
+int reader_select(const scope_file *f, const scope_filter *flt, reader_selection *sel,
+                  scope_error *err);
+void reader_selection_free(reader_selection *sel);
+
+/* How an analysis returns its malloc'd array of n rows: out with *count
+ * = n when rc is 0; NULL, out freed, otherwise. */
+void *reader_rows(void *out, size_t n, int rc, size_t *count);
+
 /* Walk one rank's calls in call-stack order. */
 typedef struct walk_call {
     size_t id;          /* index in the call stack */

@@ -23,11 +23,12 @@ scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filte
                                           size_t *count, scope_error *err)
 {
     size_t nr = f->n_regions, np = f->n_ranks, n = 0;
-    bool *keep = calloc(nr + 1, sizeof *keep), *rank_keep = calloc(np + 1, sizeof *rank_keep);
+    reader_selection sel;
     scope_size_histogram *out = calloc(nr + 1, sizeof *out);
-    int rc = keep && rank_keep && out ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && !out)
+        rc = reader_fail(err, "out of memory");
+    const bool *keep = sel.keep, *rank_keep = sel.rank_keep;
     if (rc == 0)
         rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_ALL, err);
     for (size_t r = 0; rc == 0 && r < nr; r++) {
@@ -53,12 +54,6 @@ scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filte
                 add_size(h, p->bytes[i]);
         }
     }
-    free(keep);
-    free(rank_keep);
-    if (rc < 0) {
-        free(out);
-        return NULL;
-    }
-    *count = n;
-    return out;
+    reader_selection_free(&sel);
+    return reader_rows(out, n, rc, count);
 }

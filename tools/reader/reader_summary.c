@@ -84,13 +84,13 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
                                   scope_error *err)
 {
     size_t nr = f->n_regions;
-    bool *keep = calloc(nr + 1, sizeof *keep);
-    bool *rank_keep = calloc(f->n_ranks, sizeof *rank_keep);
+    reader_selection sel;
     int64_t *self = calloc(nr + 1, sizeof *self), *rank_self = calloc(nr + 1, sizeof *self);
     scope_region_stats *out = calloc(nr + 1, sizeof *out);
-    int rc = keep && rank_keep && self && rank_self && out ? 0 : reader_fail(err, "out of memory");
-    if (rc == 0)
-        rc = reader_apply_filter(f, flt, keep, rank_keep, err);
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && (!self || !rank_self || !out))
+        rc = reader_fail(err, "out of memory");
+    const bool *keep = sel.keep, *rank_keep = sel.rank_keep;
     if (rc == 0)
         rc = reader_keep_self_times(f, rank_keep, err);
     if (rc == 0)
@@ -117,14 +117,8 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
         st->share = span > 0 ? st->rank_mean / span : NAN;
         region_bytes(f, r, rank_keep, st);
     }
-    free(keep);
-    free(rank_keep);
+    reader_selection_free(&sel);
     free(self);
     free(rank_self);
-    if (rc < 0) {
-        free(out);
-        return NULL;
-    }
-    *count = n;
-    return out;
+    return reader_rows(out, n, rc, count);
 }
