@@ -1,6 +1,12 @@
-# cli_expect.sh: sourced by the CLI tests. fail MESSAGE; expect_error
-# PATTERN ARGS...: `$scope ARGS` exits 2, prints nothing on stdout and
-# exactly one line on stderr, matching PATTERN. Needs $scope and $dir.
+# cli_expect.sh: sourced by the CLI tests, whose arguments are SCOPE
+# MAKE_FIXTURE: sets $scope, $make_fixture and $dir (a temporary directory,
+# removed at exit). fail MESSAGE; expect_error PATTERN ARGS...: `$scope
+# ARGS` exits 2, prints nothing on stdout and exactly one line on stderr,
+# matching PATTERN.
+scope=$1
+make_fixture=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 expect_error() {

@@ -3,10 +3,6 @@
 # tutorial's numbers, and exits 2 with one error line on bad files.
 # usage: test_cli.sh SCOPE MAKE_FIXTURE
 set -eu
-scope=$1
-make_fixture=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" two-ranks "$dir/two.h5"

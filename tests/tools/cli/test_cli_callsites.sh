@@ -7,10 +7,6 @@
 # one line of a function are told apart by their offsets.
 # usage: test_cli_callsites.sh SCOPE MAKE_FIXTURE
 set -eu
-scope=$1
-make_fixture=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" callsites "$dir/cs.h5"

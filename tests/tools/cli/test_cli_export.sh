@@ -6,10 +6,6 @@
 # speedups, and exit 2 with one line on bad input.
 # usage: test_cli_export.sh SCOPE MAKE_FIXTURE
 set -eu
-scope=$1
-make_fixture=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" tutorial "$dir/tut.h5"

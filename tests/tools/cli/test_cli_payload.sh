@@ -6,10 +6,6 @@
 # a file without payload is one error line with the hint, exit 2.
 # usage: test_cli_payload.sh SCOPE MAKE_FIXTURE
 set -eu
-scope=$1
-make_fixture=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" payload "$dir/p.h5"

@@ -7,10 +7,6 @@
 # file of one region, a file without hook_cost_ns, bad options.
 # usage: test_cli_suggest.sh SCOPE MAKE_FIXTURE
 set -eu
-scope=$1
-make_fixture=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/cli_expect.sh"
 
 "$make_fixture" suggest "$dir/suggest.h5"
