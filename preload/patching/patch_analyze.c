@@ -105,40 +105,56 @@ static long lands_in_window(size_t at, const struct insn *x, uintptr_t target, v
     return target > w->lo && target < w->hi ? (long)at + 1 : 0;
 }
 
-/* Reads the bytes at offset i of piece as a direct branch, whatever the
- * instruction boundaries: a call, jmp or jcc rel32, and with `short_too`
- * also jmp/jcc/loop/jrcxz rel8 and xbegin. Sets *target and returns 1
- * when they can be one, else 0. Every real such branch is among them, so
- * when no byte can reach a place, no decoding is needed to know that
- * nothing branches there. */
+/* What a byte may begin, read as the first byte of a direct branch
+ * whatever the instruction boundaries: a call, jmp or jcc rel32 (0f 8x),
+ * a jmp, jcc, loop or jrcxz rel8, an xbegin (c7 f8 rel32). Every real such
+ * branch is among the places these bytes name, so when no byte can reach a
+ * place, no decoding is needed to know that nothing branches there. */
+enum { NOT_BRANCH, NEAR_REL32, TWO_BYTE_REL32, SHORT_REL8, XBEGIN_REL32 };
+static const uint8_t branch_kind[256] = {
+    [0xe8] = NEAR_REL32, [0xe9] = NEAR_REL32, [0x0f] = TWO_BYTE_REL32,
+    [0xc7] = XBEGIN_REL32, [0xeb] = SHORT_REL8, [0x70 ... 0x7f] = SHORT_REL8,
+    [0xe0 ... 0xe3] = SHORT_REL8,
+};
+
+static uintptr_t rel32_target(const struct scope_code *piece, size_t disp_at)
+{
+    int32_t rel;
+    memcpy(&rel, piece->bytes + disp_at, 4);
+    return piece->address + disp_at + 4 + (uintptr_t)(int64_t)rel;
+}
+
+/* The place the bytes at i name as a branch of the kinds `short_too`
+ * admits (rel8 and xbegin too, or only call, jmp and jcc rel32): 1 and
+ * *target, or 0 when they cannot be one. */
 static int byte_branch(const struct scope_code *piece, size_t i, int short_too, uintptr_t *target)
 {
     const uint8_t *b = piece->bytes;
-    size_t end = 0, disp = 0;
-    if (b[i] == 0xe8 || b[i] == 0xe9) {
-        end = i + 5;
-        disp = 1;
-    } else if (i + 1 < piece->size && b[i] == 0x0f && (b[i + 1] & 0xf0) == 0x80) {
-        end = i + 6;
-        disp = 2;
-    } else if (short_too && i + 1 < piece->size && b[i] == 0xc7 && b[i + 1] == 0xf8) {
-        end = i + 6;
-        disp = 2;
-    } else if (short_too &&
-               (b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3))) {
-        end = i + 2;
-        disp = 1;
-    }
-    if (end == 0 || end > piece->size)
+    size_t left = piece->size - i;
+    switch (branch_kind[b[i]]) {
+    case NEAR_REL32:
+        if (left < 5)
+            return 0;
+        *target = rel32_target(piece, i + 1);
+        return 1;
+    case TWO_BYTE_REL32:
+        if (left < 6 || (b[i + 1] & 0xf0) != 0x80)
+            return 0;
+        *target = rel32_target(piece, i + 2);
+        return 1;
+    case XBEGIN_REL32:
+        if (!short_too || left < 6 || b[i + 1] != 0xf8)
+            return 0;
+        *target = rel32_target(piece, i + 2);
+        return 1;
+    case SHORT_REL8:
+        if (!short_too || left < 2)
+            return 0;
+        *target = piece->address + i + 2 + (uintptr_t)(int64_t)(int8_t)b[i + 1];
+        return 1;
+    default:
         return 0;
-    int64_t rel = (int8_t)b[i + disp];
-    if (end - i - disp == 4) {
-        int32_t r32;
-        memcpy(&r32, b + i + disp, 4);
-        rel = r32;
     }
-    *target = piece->address + end + (uintptr_t)rel;
-    return 1;
 }
 
 /* Whether some byte of piece could begin a direct branch into (lo, hi):
@@ -147,7 +163,8 @@ static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr
 {
     uintptr_t target;
     for (size_t i = 0; i < piece->size; i++)
-        if (byte_branch(piece, i, 1, &target) && target > lo && target < hi)
+        if (branch_kind[piece->bytes[i]] && byte_branch(piece, i, 1, &target) &&
+            target > lo && target < hi)
             return 1;
     return 0;
 }
@@ -195,9 +212,10 @@ static long rel32_to_target(size_t at, const struct insn *x, uintptr_t target, v
 static int may_branch_to(const struct scope_code *piece, const uintptr_t *targets,
                          size_t ntargets)
 {
-    uintptr_t target;
+    uintptr_t target, first = targets[0], span = targets[ntargets - 1] - first;
     for (size_t i = 0; i < piece->size; i++) {
-        if (!byte_branch(piece, i, 0, &target))
+        if (!branch_kind[piece->bytes[i]] || !byte_branch(piece, i, 0, &target) ||
+            target - first > span)
             continue;
         size_t at = scope_lower_bound(targets, ntargets, target);
         if (at < ntargets && targets[at] == target)
@@ -210,7 +228,7 @@ size_t scope_find_rel32_branches(const struct scope_code *piece, const uintptr_t
                                  size_t ntargets, scope_rel32_fn fn, void *ctx)
 {
     struct rel32_search s = {piece, targets, ntargets, fn, ctx, 0};
-    if (may_branch_to(piece, targets, ntargets))
+    if (ntargets && may_branch_to(piece, targets, ntargets))
         walk_branches(piece, 0, rel32_to_target, &s);
     return s.found;
 }
