@@ -6,6 +6,8 @@
  * mask of the values present, then the values in mask order, two per record:
  *   header:  word0 = mask | 0xf9 << 56     word1 = n | 0xff << 56
  *   values:  word0 = value[2k]             word1 = value[2k + 1] (0 past n)
+ * A values record may be all zero: the header says how many follow it (in
+ * the same reservation), so none of them is taken for an unused slot.
  * A call that did not return (ended by longjmp, an exception, recording
  * stopping) has no return value in its mask. */
 #ifndef SCOPE_CALL_VALUES_H
