@@ -56,4 +56,40 @@ with h5py.File(path, "r") as f:
         assert have == ["retval"], (rank, have)
         assert v["retval"] == [pointers[(rank, i)] for i in range(n)], (v, pointers)
 PY
+# scope events: the columns of the values some region records, blank where
+# a region has none, the same values per call
+"$SCOPE_CLI" events values.h5 --format json >events.json 2>err.txt || fail "scope events"
+"$PYTHON" - events.json $n <<'PY' || fail "values in scope events"
+import json, sys
+rows, n = json.load(open(sys.argv[1]))["events"], int(sys.argv[2])
+names = ("arg1", "arg3", "arg4", "arg5", "arg6", "retval")
+assert all(set(names) <= set(r) and "arg2" not in r for r in rows), rows[0]
+def calls(name, rank):
+    got = sorted((r for r in rows if r["name"] == name and r["rank"] == rank),
+                 key=lambda r: r["call_index"])
+    assert len(got) == n, (name, rank, len(got))
+    return [tuple(r[k] for k in names) for r in got]
+for rank in range(2):
+    assert calls("combine", rank) == [(rank * 1000 + i, 3 * i, None, None, None, rank * 1000 - 2 * i)
+                                      for i in range(n)], calls("combine", rank)
+    assert calls("six", rank) == [(None, None, -4 * i, 5 * i, 6 * i + rank, 8 * i + 5 + rank)
+                                  for i in range(n)], calls("six", rank)
+    assert calls("plain", rank) == [(None,) * 6] * n, calls("plain", rank)
+PY
+"$SCOPE_CLI" events values.h5 --include combine --ranks 1 >events.txt 2>err.txt ||
+    fail "scope events (table)"
+head -1 events.txt | grep -Eq ' arg1 +arg3 +arg4 +arg5 +arg6 +retval$' || fail "scope events: no value columns"
+grep -Eq '^combine +1 +2 .* 1002 +6 +- +- +- +996$' events.txt || fail "scope events: combine's third call"
+
+# bad argument lists: one line naming the config's line, the program unprofiled
+for bad in 0 x; do
+    printf '[functions]\nplain\ncombine args=%s retval\n' $bad >bad.conf
+    $MPIRUN -n 1 "$SCOPE_CLI" run -c bad.conf -o bad.h5 -- "$PROGRAM" 2 >out.txt 2>err.txt ||
+        fail "args=$bad: the program did not run on"
+    grep -q "^call_values 0: sum" out.txt || fail "args=$bad: the program's output changed"
+    [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "args=$bad: expected one scope: line"
+    grep -q "^scope: .*bad.conf:3: bad argument list 'args=$bad' (expected numbers 1 to 6" err.txt ||
+        fail "args=$bad: not the config's line"
+    [ ! -e bad.h5 ] || fail "args=$bad: a file was written"
+done
 echo "ok: call values"
