@@ -3,7 +3,8 @@
 # under mpirun -n 2: the arguments and return values of every call, known
 # in advance, come out exactly in the file (h5py: arg1, arg3, retval of
 # combine; arg4 .. arg6 and retval of six; a pointer returned by where; no
-# such datasets for plain), in scope events (columns and JSON); a config
+# such datasets for plain), the same in the file scope recover writes after
+# MPI_Abort, in scope events (columns and JSON); a config
 # with args=0 or args=x is one scope.conf:LINE error and the program runs
 # on unprofiled.
 # usage: call_values.sh   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
@@ -20,7 +21,21 @@ $MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -o values.h5 -- "$PROGRAM" $n >out.
     fail "run failed"
 grep -q "^scope: wrote values.h5 (48 calls, 2 ranks)" err.txt || fail "not written"
 
-"$PYTHON" - values.h5 out.txt $n <<'PY' || fail "values in the file"
+# the same run aborted, and recovered
+rc=0
+$MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -- "$PROGRAM" $n abort >abort-out.txt 2>err.txt || rc=$?
+[ "$rc" -ne 0 ] || fail "the job did not abort"
+pid0=$(grep -o 'pid [0-9]*' err.txt | head -1 | awk '{print $2}')
+[ -n "$pid0" ] || fail "no pid in scope's message"
+for _ in $(seq 50); do
+    "$SCOPE_CLI" recover --run "$pid0" -o recovered.h5 2>recover.txt && break
+    grep -q "still running" recover.txt || break
+    sleep 0.2
+done
+[ -f recovered.h5 ] || { cat recover.txt >>err.txt; fail "scope recover failed"; }
+
+for file in values.h5:out.txt recovered.h5:abort-out.txt; do
+"$PYTHON" - ${file%%:*} ${file##*:} $n <<'PY' || fail "values in ${file%%:*}"
 import sys
 import h5py
 path, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -56,6 +71,7 @@ with h5py.File(path, "r") as f:
         assert have == ["retval"], (rank, have)
         assert v["retval"] == [pointers[(rank, i)] for i in range(n)], (v, pointers)
 PY
+done
 # scope events: the columns of the values some region records, blank where
 # a region has none, the same values per call
 "$SCOPE_CLI" events values.h5 --format json >events.json 2>err.txt || fail "scope events"

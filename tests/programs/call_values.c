@@ -5,7 +5,10 @@
  *   six(i, 2, 3, -4 * i, 5 * i, 6 * i + R) returns their sum, 8 * i + 5 + R;
  *   plain(i) returns i + 1 (hooked without values);
  *   where(i) returns the address of slots[i % 4], the pointer it also
- *   prints, as "where R i ADDRESS". */
+ *   prints, as "where R i ADDRESS".
+ * With "abort" after N, rank 0 calls MPI_Abort once both ranks are done
+ * (for scope recover). */
+#include <string.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +51,13 @@ int main(int argc, char **argv)
         printf("where %d %ld %lld\n", rank, i, (long long)(intptr_t)p);
     }
     printf("call_values %d: sum %ld\n", rank, sum);
+    fflush(stdout);
+    if (argc > 2 && strcmp(argv[2], "abort") == 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     MPI_Finalize();
     return 0;
 }
