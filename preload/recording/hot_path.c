@@ -448,7 +448,8 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
                  !scope_clock_uses_tsc || (t->cur >= t->end && !scope_profile_mode)))
         return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);
     struct scope_shadow_frame *f = t->sp - 1;
-    if (unlikely(scope_hook_callsite_depth[f->hook] & SCOPE_HOOK_VALUES))
+    uint32_t recording = scope_hook_callsite_depth[f->hook];
+    if (unlikely(recording & SCOPE_HOOK_VALUES))
         return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);
     uint64_t now = __builtin_ia32_rdtsc();
     if (scope_profile_mode) {
@@ -458,7 +459,7 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
         t->sp = f;
         return ret;
     }
-    size_t n = record_slots(f->hook);
+    size_t n = recording ? 2 : 1;   /* record_slots(), the values bit known clear */
     struct scope_record *r = reserve(t, n);
     if (unlikely(!fits(t, r, n)))
         return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);   /* full, or a signal */
