@@ -3,8 +3,8 @@
 # under mpirun -n 2: the arguments and return values of every call, known
 # in advance, come out exactly in the file (h5py: arg1, arg3, retval of
 # combine; arg4 .. arg6 and retval of six; a pointer returned by where; no
-# such datasets for plain), the same in the file scope recover writes after
-# MPI_Abort, in scope events (columns and JSON); a config
+# such datasets for plain), the same with the ranks on two pretend nodes
+# (node files) and in the file scope recover writes after MPI_Abort, in scope events (columns and JSON); a config
 # with args=0 or args=x is one scope.conf:LINE error and the program runs
 # on unprofiled.
 # usage: call_values.sh   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
@@ -21,7 +21,10 @@ $MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -o values.h5 -- "$PROGRAM" $n >out.
     fail "run failed"
 grep -q "^scope: wrote values.h5 (48 calls, 2 ranks)" err.txt || fail "not written"
 
-# the same run aborted, and recovered
+# the same on two pretend nodes, then aborted and recovered
+SCOPE_TEST_RANKS_PER_NODE=1 $MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -o nodes.h5 -- \
+    "$PROGRAM" $n >nodes-out.txt 2>err.txt || fail "run on two nodes failed"
+[ -f nodes.h5.d/node1.h5 ] || fail "no node file"
 rc=0
 $MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -- "$PROGRAM" $n abort >abort-out.txt 2>err.txt || rc=$?
 [ "$rc" -ne 0 ] || fail "the job did not abort"
@@ -34,7 +37,7 @@ for _ in $(seq 50); do
 done
 [ -f recovered.h5 ] || { cat recover.txt >>err.txt; fail "scope recover failed"; }
 
-for file in values.h5:out.txt recovered.h5:abort-out.txt; do
+for file in values.h5:out.txt nodes.h5:nodes-out.txt recovered.h5:abort-out.txt; do
 "$PYTHON" - ${file%%:*} ${file##*:} $n <<'PY' || fail "values in ${file%%:*}"
 import sys
 import h5py
