@@ -10,17 +10,25 @@
 const size_t region_column_size[REGION_NCOLUMNS] = {
     sizeof(int64_t), sizeof(int64_t), sizeof(int32_t), sizeof(int32_t),
     sizeof(int64_t), sizeof(int32_t), sizeof(int32_t), sizeof(int32_t),
+    sizeof(int64_t), sizeof(int64_t), sizeof(int64_t), sizeof(int64_t), sizeof(int64_t),
+    sizeof(int64_t), sizeof(int64_t),
     sizeof(int64_t), sizeof(int8_t), sizeof(int32_t), sizeof(int64_t), sizeof(int32_t),
     sizeof(int32_t)};
 
 /* The first column of each group. */
 static const int group_first[2] = {REGION_START, REGION_MSG_CALL};
 
+/* Buffers of columns [from, to): values and, for the calls' columns, their
+ * encoded chunk. */
 static int alloc_columns(struct region_encoder *e, int from, int to)
 {
-    for (int c = from; c < to; c++)
+    for (int c = from; c < to; c++) {
         if (!e->column[c] && !(e->column[c] = malloc(REGION_WINDOW * region_column_size[c])))
             return -1;
+        if (c < REGION_CALL_COLUMNS && !e->out[c] &&
+            !(e->out[c] = malloc(chunk_codec_bound(REGION_WINDOW * sizeof(int64_t)))))
+            return -1;
+    }
     return 0;
 }
 
@@ -29,11 +37,6 @@ int region_encoder_init(struct region_encoder *e)
     memset(e, 0, sizeof *e);
     if (chunk_codec_init(&e->codec, REGION_WINDOW * sizeof(int64_t)) != 0)
         return -1;
-    for (int c = 0; c < REGION_CALL_COLUMNS; c++)
-        if (!(e->out[c] = malloc(chunk_codec_bound(REGION_WINDOW * sizeof(int64_t))))) {
-            region_encoder_free(e);
-            return -1;
-        }
     if (alloc_columns(e, REGION_START, REGION_BYTES) != 0) {
         region_encoder_free(e);
         return -1;
@@ -57,9 +60,21 @@ int region_encoder_begin(struct region_encoder *e, int has_payload)
     memset(e->flushed, 0, sizeof e->flushed);
     e->has_callsites = 0;
     e->has_payload = has_payload;
+    e->values = 0;
     e->calls = 0;
     e->stats = (struct call_stats){0};
-    return has_payload ? alloc_columns(e, REGION_BYTES, REGION_NCOLUMNS) : 0;
+    return has_payload ? alloc_columns(e, REGION_BYTES, REGION_ARG1) != 0 ||
+                         alloc_columns(e, REGION_MSG_CALL, REGION_NCOLUMNS) != 0 ? -1 : 0
+                       : 0;
+}
+
+int region_encoder_record_values(struct region_encoder *e, int values)
+{
+    e->values = values;
+    for (int i = 0; i < REGION_VALUE_SLOTS; i++)
+        if ((values >> i) & 1 && alloc_columns(e, REGION_ARG1 + i, REGION_ARG1 + i + 1) != 0)
+            return -1;
+    return 0;
 }
 
 /* Copies n ids into to, or fills it with `none` when ids is NULL. */
@@ -97,6 +112,9 @@ static void buffer_calls(struct region_encoder *e, const int64_t *start, const i
         put(e, REGION_TAG, at, p->tag + from, n);
         put(e, REGION_COMM, at, p->comm + from, n);
     }
+    for (int i = 0; i < REGION_VALUE_SLOTS; i++)
+        if ((e->values >> i) & 1)
+            put(e, REGION_ARG1 + i, at, p->values[i] + from, n);
     call_stats_add(&e->stats, start + from, end + from, n);
     e->buffered[REGION_CALLS] += n;
 }
@@ -107,7 +125,8 @@ static int emit_window(struct region_encoder *e, int group, int last, region_win
 {
     size_t n = e->buffered[group];
     struct region_window w = {.n = n, .group = group, .last = last,
-                              .has_callsites = e->has_callsites, .has_payload = e->has_payload};
+                              .has_callsites = e->has_callsites, .has_payload = e->has_payload,
+                              .values = e->values};
     if (group == REGION_CALLS)
         w.stats = e->stats;
     w.extensible = e->flushed[group] || !last;
@@ -175,7 +194,7 @@ int region_encoder_add(struct region_encoder *e, const int64_t *start, const int
         *why = "append: start and end must not be NULL";
         return -1;
     }
-    if (n > 0 && e->has_payload && !payload) {
+    if (n > 0 && (e->has_payload || e->values) && !payload) {
         *why = "append: the region's calls need their payload";
         return -1;
     }

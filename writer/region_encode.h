@@ -16,6 +16,9 @@
 #include "chunk_codec.h"
 #include "encode_helpers.h"
 
+/* Values a call may record: arguments 1 to 6, the return value. */
+#define REGION_VALUE_SLOTS 7
+
 /* Calls per window; also the chunk size of regions that outgrow one. */
 #define REGION_WINDOW ((size_t)64 * 1024)
 
@@ -25,13 +28,15 @@
 #define REGION_COMPRESS_MIN ((size_t)128)
 
 /* The columns of a region. The calls' (one value per call): start, end,
- * thread, call site, and for MPI calls with payload bytes, peer, tag,
- * communicator; the messages' (one value per message of those calls,
+ * thread, call site, for MPI calls with payload bytes, peer, tag,
+ * communicator, and for calls that record them their integer arguments 1 to
+ * 6 and return value; the messages' (one value per message of those calls,
  * point-to-point: payload_format in README.md): the call's row, kind,
  * peer, bytes, tag, communicator. */
 enum {
     REGION_START, REGION_END, REGION_THREAD, REGION_CALLSITE,
     REGION_BYTES, REGION_PEER, REGION_TAG, REGION_COMM,
+    REGION_ARG1, REGION_RETVAL = REGION_ARG1 + REGION_VALUE_SLOTS - 1,
     REGION_MSG_CALL, REGION_MSG_KIND, REGION_MSG_PEER, REGION_MSG_BYTES, REGION_MSG_TAG,
     REGION_MSG_COMM,
     REGION_NCOLUMNS
@@ -54,6 +59,8 @@ struct region_payload {
     const int32_t *msg_peer;
     const int64_t *msg_bytes;
     const int32_t *msg_tag, *msg_comm;
+    const int64_t *values[REGION_VALUE_SLOTS];   /* per call: argument i + 1 or, */
+                                                 /* last, the return value */
 };
 
 /* One window of a region's calls or of their messages (`group`), ready for
@@ -72,6 +79,8 @@ struct region_window {
     int32_t has_callsites;      /* the call-site column is included: a call */
                                 /* of the region had one, here or earlier */
     int32_t has_payload;        /* the region's calls carry payload */
+    int32_t values;             /* the values its calls record: bit i, column */
+                                /* REGION_ARG1 + i */
     uint64_t bytes[REGION_NCOLUMNS];
     const unsigned char *data[REGION_NCOLUMNS];
     struct call_stats stats;    /* of the window's calls */
@@ -86,12 +95,14 @@ static inline int region_window_has_column(const struct region_window *w, int c)
         return 0;
     if (c == REGION_CALLSITE)
         return w->has_callsites;
+    if (c >= REGION_ARG1)
+        return (w->values >> (c - REGION_ARG1)) & 1;
     return c < REGION_BYTES || w->has_payload;
 }
 
 struct region_encoder {
     void *column[REGION_NCOLUMNS];        /* REGION_WINDOW values each; payload */
-                                          /* ones once a region has payload */
+                                          /* and value ones once a region has them */
     unsigned char *out[REGION_CALL_COLUMNS];   /* encoded, chunk_codec_bound of a */
                                           /* column; a message window uses them too */
     struct chunk_codec codec;
@@ -100,6 +111,7 @@ struct region_encoder {
     int flushed[2];                       /* a window of the group went out */
     int has_callsites;
     int has_payload;
+    int values;                           /* columns REGION_ARG1 + i it records */
     uint64_t calls;                       /* calls of the region added so far */
     struct call_stats stats;              /* of the buffered calls */
 };
@@ -116,6 +128,10 @@ static inline void region_encoder_use_helpers(struct region_encoder *e, struct e
 /* Forgets the calls of the region before; the next carry payload or not.
  * -1 when out of memory for the payload's columns. */
 int region_encoder_begin(struct region_encoder *e, int has_payload);
+/* The region's calls record values too: bit i of `values`, column
+ * REGION_ARG1 + i (given to region_encoder_add in payload->values). -1
+ * when out of memory for their columns. */
+int region_encoder_record_values(struct region_encoder *e, int values);
 
 /* The most bytes a window's columns take together. */
 static inline size_t region_window_max_bytes(void)
@@ -128,7 +144,8 @@ typedef int (*region_window_fn)(void *ctx, const struct region_window *win);
 
 /* Adds n calls of the region in start order (thread_ids NULL: all on
  * thread 0; callsite_ids NULL: none has a call site, else -1 for those
- * without; payload: required when the region has payload, else ignored),
+ * without; payload: required when the region has payload or values, else
+ * ignored),
  * handing each full window to emit. 0, -1 when encoding failed (*why says
  * what) or emit returned -1. */
 int region_encoder_add(struct region_encoder *e, const int64_t *start, const int64_t *end,

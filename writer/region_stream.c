@@ -3,7 +3,8 @@
  * callsite_ids (-1: none; created late, its earlier chunks are never
  * written and read as its fill value, -1); for MPI calls with payload the
  * per-call bytes, peer, tag, comm and the per-message msg_* datasets, which
- * grow window by window of their own. A region of one window gets
+ * grow window by window of their own; for calls that record them, the
+ * per-call arg1 .. arg6 and retval (those recorded). A region of one window gets
  * datasets of its exact size (compact when small, one compressed chunk
  * otherwise); a larger one gets chunked, extensible, compressed datasets
  * that grow by one window-sized chunk per window. Encoded chunks are
@@ -24,6 +25,7 @@
 
 static const char *const column_name[REGION_NCOLUMNS] = {
     "start_times", "end_times", "thread_ids", "callsite_ids", "bytes", "peer", "tag", "comm",
+    "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "retval",
     "msg_call", "msg_kind", "msg_peer", "msg_bytes", "msg_tag", "msg_comm"};
 
 static hid_t column_file_type(int c)

@@ -11,5 +11,6 @@ __thread struct scope_thread scope_tls __attribute__((tls_model("initial-exec"))
 volatile int scope_recording;
 uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS];
 uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS];
+uint8_t scope_hook_values[SCOPE_MAX_HOOKS];
 uint64_t scope_xsave_size;
 uintptr_t scope_exit_stub_address;

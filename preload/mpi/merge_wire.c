@@ -121,7 +121,7 @@ void scope_wire_region_free(struct scope_region_info *info)
 /* A window: its fixed part, then each column's bytes. */
 struct window_fixed {
     uint64_t n, chunk, bytes[REGION_NCOLUMNS];
-    int32_t group, extensible, last, has_callsites, has_payload, pad;
+    int32_t group, extensible, last, has_callsites, has_payload, values;
     struct call_stats stats;
 };
 
@@ -130,7 +130,8 @@ size_t scope_wire_window_encode(char *buf, const struct region_window *win)
     struct window_fixed f = {.n = win->n, .chunk = win->chunk, .group = win->group,
                              .extensible = win->extensible, .last = win->last,
                              .has_callsites = win->has_callsites,
-                             .has_payload = win->has_payload, .stats = win->stats};
+                             .has_payload = win->has_payload, .values = win->values,
+                             .stats = win->stats};
     size_t at = sizeof(f);
     for (int c = 0; c < REGION_NCOLUMNS; c++) {
         f.bytes[c] = win->data[c] ? win->bytes[c] : 0;
@@ -151,7 +152,8 @@ int scope_wire_window_decode(const char *buf, size_t len, struct region_window *
     *win = (struct region_window){.n = f.n, .chunk = f.chunk, .group = f.group,
                                   .extensible = f.extensible, .last = f.last,
                                   .has_callsites = f.has_callsites,
-                                  .has_payload = f.has_payload, .stats = f.stats};
+                                  .has_payload = f.has_payload, .values = f.values,
+                                  .stats = f.stats};
     size_t at = sizeof(f);
     for (int c = 0; c < REGION_NCOLUMNS; c++) {
         if (f.bytes[c] > len - at)

@@ -37,6 +37,7 @@ struct candidate {
     size_t size, room;
     int exported;
     int callsite_depth;
+    unsigned values;                /* arguments and return value it records */
     struct scope_patch_site site;   /* where its inline patch goes, once analysed */
     struct scope_code *fragments;   /* bytes: the live code at address */
     size_t nfragments;
@@ -137,6 +138,7 @@ static int collect(const struct scope_symbol *sym, void *ctx)
         .module = strdup(sym->module_path), .address = sym->address, .value = sym->value,
         .size = sym->size, .room = sym->room, .exported = sym->exported,
         .callsite_depth = scope_config_callsite_depth(&scope_rt.config, pattern),
+        .values = scope_config_values(&scope_rt.config, pattern),
         .fragments = calloc(sym->nfragments ? sym->nfragments : 1, sizeof(struct scope_code)),
     };
     if (!d->name || !d->symbol || !d->module || !d->fragments) {
@@ -225,10 +227,12 @@ static void add_got_target(uint32_t id, uintptr_t thunk)
     got_targets[ngot_targets++] = (struct scope_got_target){h->symbol, h->address, thunk, 0};
 }
 
-/* Call sites (depth) of hook id, and libunwind when deeper than 1. */
-static void set_callsite_depth(uint32_t id, int depth)
+/* Call sites (depth) and values (call_values.h) hook id records, and
+ * libunwind when call sites go deeper than 1. */
+static void set_recording(uint32_t id, int depth, unsigned values)
 {
-    scope_hook_callsite_depth[id] = (uint8_t)depth;
+    scope_hook_callsite_depth[id] = (uint8_t)(depth | (values ? SCOPE_HOOK_VALUES : 0));
+    scope_hook_values[id] = (uint8_t)values;
     if (depth > 1 && scope_libunwind_load() != 0 && !unwind_missing_said) {
         unwind_missing_said = 1;
         scope_warn("warning: libunwind.so.8 not loaded: call sites deeper than the caller are "
@@ -275,12 +279,13 @@ static int hook_by_thunk(struct candidate *c, const char *why, struct thunked_li
     if (scope_grow_array((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) != 0)
         return -1;
     int exported = c->exported, depth = c->callsite_depth;
+    unsigned values = c->values;
     if (add_hook(c) != 0)
         return -1;
     struct thunked *k = &t->v[t->n++];
     *k = (struct thunked){.hook = id, .thunk = thunk, .exported = exported};
     snprintf(k->why, sizeof(k->why), "%s", why);
-    set_callsite_depth(id, depth);
+    set_recording(id, depth, values);
     if (exported)
         add_got_target(id, thunk);
     return 0;
@@ -301,10 +306,11 @@ static void prepare_inline(struct candidate *c, struct pending *pending, struct 
         return;
     }
     int depth = c->callsite_depth;
+    unsigned values = c->values;
     if (add_hook(c) != 0)
         return;
     pending->hook[pending->n++] = id;
-    set_callsite_depth(id, depth);
+    set_recording(id, depth, values);
 }
 
 /* Points the direct calls to the thunked hooks from `from` on at their

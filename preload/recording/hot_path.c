@@ -49,7 +49,33 @@ static inline struct scope_record *reserve(struct scope_thread *t, size_t n)
 /* Record slots a call of hook takes: 2 with its call site. */
 static inline size_t record_slots(uint32_t hook)
 {
-    return scope_hook_callsite_depth[hook] ? 2 : 1;
+    return scope_hook_callsite_depth[hook] & SCOPE_HOOK_DEPTH_MASK ? 2 : 1;
+}
+
+/* Where scope_entry_common saved the register of argument i + 1, below the
+ * frame it passes (stubs.S pushes rax, rcx, rdx, rsi, rdi, r8, r9 in turn);
+ * the exit stub saved rax at caller_sp[-2]. */
+static const int8_t saved_argument[SCOPE_MAX_ARGS] = {-5, -4, -3, -2, -6, -7};
+#define SAVED_RETURN_VALUE (-2)
+
+/* The arguments hook records, from the registers saved below `frame`, into
+ * the call's frame f. */
+static inline void take_arguments(struct scope_shadow_frame *f, const uint64_t *frame,
+                                  uint32_t hook)
+{
+    uint32_t values = scope_hook_values[hook];
+    for (int i = 0; i < SCOPE_MAX_ARGS; i++)
+        if (values & (1u << i))
+            f->values[i] = frame[saved_argument[i]];
+    f->returned = 0;
+}
+
+/* The values frame f's call records: its hook's, but the return value
+ * when the call did not return. */
+static inline uint32_t frame_values(const struct scope_shadow_frame *f)
+{
+    uint32_t values = scope_hook_values[f->hook];
+    return f->returned ? values : values & ~SCOPE_VALUE_RETVAL;
 }
 
 static inline int fits(const struct scope_thread *t, const struct scope_record *r, size_t n)
@@ -97,23 +123,26 @@ static inline void profile_call(struct scope_thread *t, const struct scope_shado
     t->busy--;
 }
 
-/* Records the call of frame f, ending at `end`, followed by its payload
- * header and items when it carries any (items non-NULL: the calls of
- * scope's MPI wrappers), all in one reservation; counts it as dropped when
- * the buffer can take no more. */
+/* Records the call of frame f, ending at `end`, followed by the values of
+ * mask `values` (call_values.h) and by its payload header and items when it
+ * carries any (items non-NULL: the calls of scope's MPI wrappers), all in
+ * one reservation; counts it as dropped when the buffer can take no more. */
 static inline void emit_carrying(struct scope_thread *t, const struct scope_shadow_frame *f,
-                                 uint64_t end, const struct scope_payload_item *items,
-                                 size_t nitems)
+                                 uint64_t end, uint32_t values,
+                                 const struct scope_payload_item *items, size_t nitems)
 {
     if (!scope_recording)
         return;
-    size_t n = record_slots(f->hook), extra = items ? 1 + nitems : 0;
+    size_t call = record_slots(f->hook), extra = items ? 1 + nitems : 0;
+    size_t n = call + (values ? scope_values_records(values) : 0);
     struct scope_record *r = take_slots(t, n + extra);
     if (!r) {
         call_out(t, scope_thread_count_dropped, t);
         return;
     }
-    encode_call(r, f, end, n);
+    encode_call(r, f, end, call);
+    if (values)
+        scope_values_encode(r + call, values, f->values);
     if (!items)
         return;
     scope_payload_header_encode(r + n, (uint32_t)nitems);
@@ -128,7 +157,7 @@ static inline void emit(struct scope_thread *t, struct scope_shadow_frame *f, ui
     if (scope_profile_mode && scope_recording)
         profile_call(t, f, f > t->sp_base ? f - 1 : NULL, end);
     else
-        emit_carrying(t, f, end, NULL, 0);
+        emit_carrying(t, f, end, frame_values(f), NULL, 0);
 }
 
 static inline int on_this_stack(const struct scope_thread *t, const void *p)
@@ -296,11 +325,14 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
         return 0;
     }
     uint32_t stack = 0;
-    if (scope_hook_callsite_depth[hook] > 1 && !scope_profile_mode) {
-        stack = number_stack(t, slot, scope_hook_callsite_depth[hook]);
+    uint32_t depth = scope_hook_callsite_depth[hook] & SCOPE_HOOK_DEPTH_MASK;
+    if (depth > 1 && !scope_profile_mode) {
+        stack = number_stack(t, slot, depth);
         now = now_raw();   /* the unwind is not the call's time */
     }
     push_frame(t, slot, hook, now, stack);
+    if (scope_hook_values[hook])
+        take_arguments(t->sp - 1, frame, hook);
     return 1;
 }
 
@@ -389,12 +421,17 @@ static void end_frames_skipped_by(struct scope_thread *t, struct scope_shadow_fr
     t->sp = kept;
 }
 
-static __attribute__((noinline, cold)) uint64_t exit_slow(struct scope_thread *t, uint64_t *slot)
+/* The general exit of the call whose return-address slot is `slot`, which
+ * returned `return_value` (rax). */
+static __attribute__((noinline, cold)) uint64_t exit_slow(struct scope_thread *t, uint64_t *slot,
+                                                          uint64_t return_value)
 {
     uint64_t now = now_raw();
     struct scope_shadow_frame *f = frame_of_slot(t, slot);
     if (!f)
         abort();   /* no frame returns here: nothing safe is left to do */
+    f->values[SCOPE_MAX_ARGS] = return_value;
+    f->returned = 1;
     uint64_t ret = f->return_address;
     if (f == t->sp - 1)
         end_frames_down_to(t, f, now);
@@ -409,8 +446,11 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     uint64_t *slot = caller_sp - 1;
     if (unlikely(t->sp == t->sp_base || (t->sp - 1)->slot != slot || !scope_recording ||
                  !scope_clock_uses_tsc || (t->cur >= t->end && !scope_profile_mode)))
-        return exit_slow(t, slot);
+        return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);
     struct scope_shadow_frame *f = t->sp - 1;
+    uint32_t recording = scope_hook_callsite_depth[f->hook];
+    if (unlikely(recording & SCOPE_HOOK_VALUES))
+        return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);
     uint64_t now = __builtin_ia32_rdtsc();
     if (scope_profile_mode) {
         profile_call(t, f, f > t->sp_base ? f - 1 : NULL, now);
@@ -419,10 +459,11 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
         t->sp = f;
         return ret;
     }
-    size_t n = record_slots(f->hook);
+    size_t n = recording ? 2 : 1;   /* record_slots(), the values bit known clear */
     struct scope_record *r = reserve(t, n);
     if (unlikely(!fits(t, r, n)))
-        return exit_slow(t, slot);   /* full, or a signal handler filled it */
+        return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);   /* full, or a signal */
+                                                                     /* handler filled it */
     encode_call(r, f, now, n);
     /* Read the frame before giving it up: once sp moves, a signal handler's
      * hooked call may take it. */
@@ -547,7 +588,7 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
     f.start = start;
     f.stack = 0;
     if (!scope_profile_mode) {
-        emit_carrying(t, &f, end, items, nitems);
+        emit_carrying(t, &f, end, 0, items, nitems);
         return;
     }
     /* a profile counts the call under its hooked caller's path; what it

@@ -128,7 +128,7 @@ static void maps_path(char *out, size_t len, const char *suffix)
 static int any_callsites(void)
 {
     for (size_t h = 0; h < scope_rt.nhooks; h++)
-        if (scope_hook_callsite_depth[h])
+        if (scope_hook_callsite_depth[h] & SCOPE_HOOK_DEPTH_MASK)
             return 1;
     return 0;
 }

@@ -24,7 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define SHADOW_FRAMES (1u << 20)   /* reserved lazily: 32 MiB of address space */
+#define SHADOW_FRAMES (1u << 20)   /* reserved lazily: 104 MiB of address space */
 #define SHADOW_BYTES (SHADOW_FRAMES * sizeof(struct scope_shadow_frame))
 /* Records made ready at a time: the first stretch of a buffer is small (a
  * short thread touches little), the later ones up to 1 MiB. */

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "call_values.h"
 #include "record.h"
 
 /* One open call: where it came from and when it started. */
@@ -17,7 +18,10 @@ struct scope_shadow_frame {
     uint32_t stack;            /* call site of depth >= 2: 1 + interned stack, or 0 */
     uint64_t children;         /* profile mode: ticks of its hooked callees so far */
     uint32_t path;             /* profile mode: its call path (profile_table.h) */
-    uint32_t pad;
+    uint32_t returned;         /* a hook that records values: values[6] holds the */
+                               /* return value (set only by its return) */
+    uint64_t values[SCOPE_VALUE_SLOTS];   /* its arguments (call_values.h), written */
+                               /* only for a hook that records them */
 };
 
 enum scope_thread_status {
@@ -63,10 +67,19 @@ extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-
  * it relative to rip, without a load from the GOT. */
 #pragma GCC visibility push(hidden)
 
+/* The bit of scope_hook_callsite_depth that says the hook records argument
+ * or return values: the entry's fast path, which sends every hook whose
+ * byte is above 1 to the slow path, sends these too, and the exit's fast
+ * path tests the byte it loads anyway, so hooks without values pay nothing. */
+#define SCOPE_HOOK_VALUES 0x80u
+#define SCOPE_HOOK_DEPTH_MASK 0x7fu
+
 /* Process-wide, read by the hot path. */
 extern volatile int scope_recording;                 /* 0 before start and after stop */
 extern uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS]; /* where each hook continues */
-extern uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS]; /* 0: no call sites */
+extern uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS]; /* 0: no call sites; */
+                                     /* | SCOPE_HOOK_VALUES: records values */
+extern uint8_t scope_hook_values[SCOPE_MAX_HOOKS];   /* what each records (call_values.h) */
 extern int scope_clock_uses_tsc;
 extern uint64_t scope_xsave_size;
 extern uintptr_t scope_exit_stub_address;           /* scope_exit_stub, set at start */

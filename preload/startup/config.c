@@ -2,6 +2,7 @@
  * SCOPE_FUNCTIONS list into patterns, and matches symbols against them.
  * Runs inside the preload constructor of someone else's program: it never
  * aborts and never prints; every failure is returned as a message in err. */
+#include "call_values.h"
 #include "clone_names.h"
 #include "config.h"
 #include "demangle.h"
@@ -244,21 +245,67 @@ static int parse_depth(const char *text, int *depth, const struct location *loc,
     return 0;
 }
 
-/* Takes a trailing " depth=N" off spec (in place) into pat->depth. */
-static int cut_depth(struct scope_pattern *pat, char *spec, const struct location *loc,
-                     char *err, size_t errlen)
+/* The argument list of "args=1,3" (text after '=') into *mask (call_values.h). */
+static int parse_args(const char *text, uint8_t *mask, const struct location *loc, char *err,
+                      size_t errlen)
+{
+    if (*text == '\0')
+        return fail(err, errlen, loc, "empty argument list 'args=' (expected e.g. args=1,3)");
+    for (const char *p = text;; p++) {
+        if (*p < '1' || *p > '0' + SCOPE_MAX_ARGS || (p[1] != ',' && p[1] != '\0'))
+            return fail(err, errlen, loc,
+                        "bad argument list 'args=%s' (expected numbers 1 to %d, the integer "
+                        "registers, as in args=1,3)", text, SCOPE_MAX_ARGS);
+        uint8_t bit = (uint8_t)(1u << (*p - '1'));
+        if (*mask & bit)
+            return fail(err, errlen, loc, "argument %c listed twice in 'args=%s'", *p, text);
+        *mask |= bit;
+        if (*++p == '\0')
+            return 0;
+    }
+}
+
+/* One option of a pattern line ("depth=2", "args=1,3", "retval") into pat;
+ * 1 when `word` is none (it belongs to the pattern), 0, or -1 on error. */
+static int take_option(struct scope_pattern *pat, const char *word, const struct location *loc,
+                       char *err, size_t errlen)
+{
+    static const char *const names[] = {"depth=", "args=", "retval"};
+    size_t which = 0;
+    while (which < 3 && strncmp(word, names[which], strlen(names[which])) != 0)
+        which++;
+    if (which == 3 || (which == 2 && word[6] != '\0'))
+        return 1;
+    int given = which == 0 ? pat->depth >= 0 : which == 1 ? (pat->values & ~SCOPE_VALUE_RETVAL) != 0
+                                                          : (pat->values & SCOPE_VALUE_RETVAL) != 0;
+    if (given)
+        return fail(err, errlen, loc, "'%s' given twice", names[which]);
+    if (which == 0)
+        return parse_depth(word + 6, &pat->depth, loc, err, errlen);
+    if (which == 1)
+        return parse_args(word + 5, &pat->values, loc, err, errlen);
+    pat->values |= SCOPE_VALUE_RETVAL;
+    return 0;
+}
+
+/* Takes the trailing options (" depth=N", " args=1,3", " retval", in any
+ * order) off spec, in place, into pat. */
+static int cut_options(struct scope_pattern *pat, char *spec, const struct location *loc,
+                       char *err, size_t errlen)
 {
     pat->depth = -1;
-    char *last = strrchr(spec, ' ');
-    char *tab = strrchr(spec, '\t');
-    last = tab > last ? tab : last;
-    if (!last || strncmp(last + 1, "depth=", 6) != 0)
-        return 0;
-    if (parse_depth(last + 7, &pat->depth, loc, err, errlen) != 0)
-        return -1;
-    *last = '\0';
-    trim(spec);
-    return 0;
+    for (;;) {
+        char *last = strrchr(spec, ' ');
+        char *tab = strrchr(spec, '\t');
+        last = tab > last ? tab : last;
+        if (!last)
+            return 0;
+        int rc = take_option(pat, last + 1, loc, err, errlen);
+        if (rc != 0)
+            return rc > 0 ? 0 : -1;
+        *last = '\0';
+        trim(spec);
+    }
 }
 
 /* Fills *pat from the text of one pattern, its depth already cut
@@ -270,6 +317,9 @@ static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
     pat->exclude = *s == '!';
     if (pat->exclude && pat->depth >= 0)
         return fail(err, errlen, loc, "'depth=' wants an included pattern: '%s'", spec);
+    if (pat->exclude && pat->values)
+        return fail(err, errlen, loc, "'%s' wants an included pattern: '%s'",
+                    pat->values & ~SCOPE_VALUE_RETVAL ? "args=" : "retval", spec);
     s += pat->exclude;
     size_t liblen = library_prefix_len(s);
     if (liblen > 0) {
@@ -307,7 +357,7 @@ static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
     return 0;
 }
 
-/* Fills *pat from a whole pattern line ("solve as s depth=2"). */
+/* Fills *pat from a whole pattern line ("solve as s depth=2 args=1 retval"). */
 static int pattern_parse(struct scope_pattern *pat, const char *whole,
                          const struct location *loc, char *err, size_t errlen)
 {
@@ -316,7 +366,7 @@ static int pattern_parse(struct scope_pattern *pat, const char *whole,
     char *spec = strdup(whole);
     if (!spec)
         return fail(err, errlen, loc, "out of memory");
-    int rc = cut_depth(pat, spec, loc, err, errlen);
+    int rc = cut_options(pat, spec, loc, err, errlen);
     if (rc == 0)
         rc = pattern_parse_text(pat, spec, loc, err, errlen);
     free(spec);
@@ -349,9 +399,13 @@ int scope_config_add_functions(struct scope_config *cfg, const char *list,
     if (!copy)
         return fail(err, errlen, &loc, "out of memory");
     int rc = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
+    /* items end at a comma, but for one followed by a digit: "f args=1,3,g" */
+    for (char *item = copy, *end; item && rc == 0; item = end) {
+        end = item;
+        while ((end = strchr(end, ',')) && isdigit((unsigned char)end[1]))
+            end++;
+        if (end)
+            *end++ = '\0';
         item = trim(item);
         if (*item)
             rc = add_pattern(cfg, item, &loc, err, errlen);
@@ -486,6 +540,22 @@ int scope_config_match(struct scope_config *cfg, const char *name,
     free(n.demangled);
     free(n.base);
     return decided;
+}
+
+unsigned scope_config_values(const struct scope_config *cfg, int pattern)
+{
+    return cfg->patterns[pattern].values;
+}
+
+void scope_config_values_text(unsigned mask, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int slot = 0; slot < SCOPE_VALUE_SLOTS && at < len; slot++)
+        if (mask & (1u << slot))
+            at += (size_t)(slot < SCOPE_MAX_ARGS
+                               ? snprintf(out + at, len - at, "%sarg%d", at ? "," : "", slot + 1)
+                               : snprintf(out + at, len - at, "%sretval", at ? "," : ""));
 }
 
 int scope_config_callsite_depth(const struct scope_config *cfg, int pattern)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum scope_pattern_kind {
     SCOPE_PATTERN_EXACT,   /* solve */
@@ -22,6 +23,7 @@ struct scope_pattern {
     char *source;          /* file the pattern came from ("SCOPE_FUNCTIONS" for env) */
     int line;              /* line in that file, 0 for env */
     int depth;             /* " depth=N": call-site depth, -1: the config's */
+    uint8_t values;        /* " args=1,3 retval": what its calls record (call_values.h) */
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
     size_t regex_prefix;   /* a regex anchored by '^' matches only names that */
                            /* start with text[1 .. 1 + regex_prefix) */
@@ -76,6 +78,12 @@ int scope_config_match(struct scope_config *cfg, const char *name,
 /* The call-site depth of the functions pattern `pattern` selects: its own
  * "depth=N", else the config's [callsites] depth; 0 records none. */
 int scope_config_callsite_depth(const struct scope_config *cfg, int pattern);
+
+/* The argument and return values the calls of the functions pattern
+ * `pattern` selects record: a mask (call_values.h), 0 for none. */
+unsigned scope_config_values(const struct scope_config *cfg, int pattern);
+/* Such a mask as "arg1,arg3,retval" ("" for none), cut to len. */
+void scope_config_values_text(unsigned mask, char *out, size_t len);
 
 /* Frees everything the config owns and re-initialises it. */
 void scope_config_free(struct scope_config *cfg);

@@ -118,12 +118,12 @@ static void self_pass_add(struct self_pass *p, const struct scope_event *events,
 
 /* Counts a window's events per region into offsets (the window's region
  * offsets) and counts, its unfinished calls per region and which regions
- * carry payload; 1 when the
+ * carry payload or values; 1 when the
  * events already come grouped by region (one region's, say), so that
  * grouping them would copy them to where they are. */
 static int count_window(const struct scope_event *in, size_t n, const uint32_t *hook_region,
                         size_t nregions, size_t *offsets, size_t *counts, uint64_t *unfinished,
-                        unsigned char *carries)
+                        unsigned char *carries, unsigned char *values)
 {
     memset(offsets, 0, (nregions + 1) * sizeof(size_t));
     int grouped = 1;
@@ -132,6 +132,7 @@ static int count_window(const struct scope_event *in, size_t n, const uint32_t *
         offsets[r + 1]++;
         unfinished[r] += in[i].unfinished;
         carries[r] |= in[i].carries;
+        values[r] |= in[i].values;
         grouped &= r >= before;
         before = r;
     }
@@ -211,10 +212,11 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     g->region_self = calloc(nregions ? nregions : 1, sizeof(int64_t));
     g->region_unfinished = calloc(nregions ? nregions : 1, sizeof(uint64_t));
     g->region_carries = calloc(nregions ? nregions : 1, 1);
+    g->region_values = calloc(nregions ? nregions : 1, 1);
     struct self_pass self;
     int rc = self_pass_init(&self, self_calls);
     if (rc != 0 || !batch || !offsets || !counts || !g->region_begin || !g->region_hook ||
-        !g->region_self || !g->region_unfinished || !g->region_carries) {
+        !g->region_self || !g->region_unfinished || !g->region_carries || !g->region_values) {
         snprintf(err, errlen, "out of memory grouping events");
         rc = -1;
     }
@@ -229,7 +231,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
         self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
         struct scope_event *grouped = batch;
         if (!count_window(batch, (size_t)n, hook_region, nregions, offsets, counts,
-                          g->region_unfinished, g->region_carries)) {
+                          g->region_unfinished, g->region_carries, g->region_values)) {
             if ((size_t)n + 1 > sorted_cap) {   /* sized once: no fresh pages per window */
                 free(sorted);
                 sorted_cap = (size_t)n + 1;
@@ -302,6 +304,7 @@ void scope_event_groups_free(struct scope_event_groups *g)
     scope_region_clones_free(g->region_clones, g->nregions);
     free(g->region_payload);
     free(g->region_carries);
+    free(g->region_values);
     free(g->comm_ids);
     scope_payload_store_free(&g->payload);
     free(g->region_self);
@@ -336,8 +339,11 @@ void scope_chunk_free(struct scope_chunk *c)
 struct region_payload scope_chunk_payload(const struct scope_chunk *c)
 {
     const struct scope_chunk_messages *m = &c->messages;
-    return (struct region_payload){c->bytes, c->peer, c->tag, c->comm, m->n, m->call, m->kind,
-                                   m->peer, m->bytes, m->tag, m->comm};
+    struct region_payload p = {c->bytes, c->peer, c->tag, c->comm, m->n, m->call, m->kind,
+                               m->peer, m->bytes, m->tag, m->comm, {NULL}};
+    for (int slot = 0; slot < SCOPE_VALUE_SLOTS; slot++)
+        p.values[slot] = c->value[slot];
+    return p;
 }
 
 /* Room for one more message; -1 when out of memory (the columns grown
@@ -403,6 +409,22 @@ static void take_payload(const struct scope_event_groups *g, const struct scope_
     }
 }
 
+/* The values event e (the chunk's call chunk->n) recorded, of those its
+ * region records (`region`): 0 for one it lacks. */
+static void take_values(const struct scope_event_groups *g, const struct scope_event *e,
+                        uint32_t region, struct scope_chunk *chunk)
+{
+    const struct scope_payload_store *s = &g->payload;
+    int valid = e->item_first + scope_values_count(e->values) <= s->nvalues;
+    for (int slot = 0, k = 0; slot < SCOPE_VALUE_SLOTS; slot++) {
+        uint32_t bit = 1u << slot;
+        int has = valid && (e->values & bit);
+        if (region & bit)
+            chunk->value[slot][chunk->n] = has ? s->values[e->item_first + k] : 0;
+        k += (e->values & bit) != 0;
+    }
+}
+
 int scope_event_groups_has_calls(const struct scope_event_groups *g, size_t r)
 {
     return scope_event_groups_calls(g, r) > 0 ||
@@ -435,6 +457,8 @@ size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t f
         chunk->callsite[chunk->n] = e.callsite;
         if (g->region_payload && g->region_payload[r])
             take_payload(g, &e, chunk);
+        if (g->region_values && g->region_values[r])
+            take_values(g, &e, g->region_values[r], chunk);
         chunk->n++;
     }
     if (merged)

@@ -44,6 +44,7 @@ struct scope_event_groups {
     char **region_clones;         /* its clones' tags (region_clones.h): set by */
                                   /* the caller, freed with the groups */
     unsigned char *region_carries; /* its calls were recorded with payload */
+    unsigned char *region_values; /* the values its calls recorded (call_values.h) */
     const char **region_payload;  /* its payload family or NULL (set by the */
                                   /* caller, static strings; the array freed) */
     struct scope_payload_store payload;   /* the items events name and the */
@@ -125,6 +126,9 @@ struct scope_chunk {
     /* what each call carried (a region with payload) */
     int64_t bytes[SCOPE_CHUNK_EVENTS];
     int32_t peer[SCOPE_CHUNK_EVENTS], tag[SCOPE_CHUNK_EVENTS], comm[SCOPE_CHUNK_EVENTS];
+    /* argument i + 1 (i < 6) or return value (i = 6) of each call, 0 when the */
+    /* call has none (a return value of a call that did not return) */
+    int64_t value[SCOPE_VALUE_SLOTS][SCOPE_CHUNK_EVENTS];
     struct scope_chunk_messages messages;
     int failed;                /* out of memory for its messages */
     size_t n;
@@ -140,7 +144,7 @@ struct region_payload scope_chunk_payload(const struct scope_chunk *c);
 /* Fills `chunk` with events [from, from + SCOPE_CHUNK_EVENTS) of region r in
  * start order (and, for a region with payload, what they carried: bytes
  * summed over their items, peer, tag and comm when all items agree, else
- * -1, and their messages); returns the index after the last one taken. Reading a
+ * -1, and their messages; for a region with values, those it recorded); returns the index after the last one taken. Reading a
  * region's chunks one after the other is the fast way. */
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,
                                 struct scope_chunk *chunk);

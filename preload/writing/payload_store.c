@@ -9,6 +9,7 @@
 void scope_payload_store_free(struct scope_payload_store *s)
 {
     free(s->items);
+    free(s->values);
     free(s->comms);
     free(s->members);
     *s = (struct scope_payload_store){0};
@@ -22,6 +23,16 @@ void scope_payload_store_add_item(struct scope_payload_store *s,
         return;
     }
     s->items[s->nitems++] = *item;
+}
+
+void scope_payload_store_add_value(struct scope_payload_store *s, int64_t value)
+{
+    if (scope_grow_array((void **)&s->values, &s->values_cap, s->nvalues + 1,
+                         sizeof *s->values) != 0) {
+        s->failed = 1;
+        return;
+    }
+    s->values[s->nvalues++] = value;
 }
 
 void scope_payload_store_add_member(struct scope_payload_store *s, int32_t member)

@@ -47,6 +47,38 @@ static void take_item(struct scope_record_reader *r, const struct scope_record *
     r->held.nitems++;
 }
 
+/* The values header of the held call: its values follow. A header that
+ * does not count its mask's values is ignored (and what follows it). */
+static void start_values(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    uint32_t mask = (uint32_t)(rec->start_word & SCOPE_TIME_MASK);
+    uint64_t n = rec->end_word & SCOPE_TIME_MASK;
+    if (mask >= 1u << SCOPE_VALUE_SLOTS || n != scope_values_count(mask))
+        return;
+    r->values_left = (uint32_t)n;
+    if (!r->payload || !r->holding)
+        return;
+    r->held.values = (uint8_t)mask;
+    r->held.item_first = r->payload->nvalues;
+}
+
+/* One record of the held call's values (two of them, the last maybe one). */
+static void take_values(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    uint64_t words[2] = {rec->start_word, rec->end_word};
+    for (int k = 0; k < 2 && r->values_left > 0; k++, r->values_left--)
+        if (r->payload && r->holding && r->held.values)
+            scope_payload_store_add_value(r->payload, (int64_t)words[k]);
+}
+
+/* Values cut short (the thread's records end first) come out as 0. */
+static void end_values(struct scope_record_reader *r)
+{
+    for (; r->values_left > 0; r->values_left--)
+        if (r->payload && r->holding && r->held.values)
+            scope_payload_store_add_value(r->payload, 0);
+}
+
 /* Forgets the decoding state of the buffer read before; its spill file
  * comes first, then its ring, record numbers spilled .. recycled+capacity-1
  * (none when a damaged header makes that no range). */
@@ -65,6 +97,7 @@ static void start_thread(struct scope_record_reader *r)
     r->unfinished_left = 0;
     r->def_have = r->def_n = 0;
     r->items_left = 0;
+    r->values_left = 0;
     end_comm_definition(r);
     for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
         r->stack_sites[i] = -1;
@@ -137,11 +170,19 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
             continue;
         }
         r->items_left = 0;
+        if (r->values_left > 0) {   /* values may be all zero: no empty slot */
+            take_values(r, x);
+            continue;
+        }
         if (scope_record_is_empty(x))
             continue;
         if (scope_record_is_callsite(x)) {   /* the held call's: payload may follow */
             if (r->holding)
                 r->held.callsite = callsite_of(r, x);
+            continue;
+        }
+        if (scope_record_is_values(x)) {
+            start_values(r, x);
             continue;
         }
         if (scope_record_is_payload(x)) {
@@ -184,6 +225,7 @@ static size_t decode(struct scope_record_reader *r, const struct scope_thread_re
         e->nitems = 0;
         e->item_first = 0;
         e->carries = 0;
+        e->values = 0;
         e->unfinished = r->unfinished_left > 0 && (x->end_word & SCOPE_TIME_MASK) == r->unfinished_end;
         r->unfinished_left -= e->unfinished;
         r->holding = 1;
@@ -196,6 +238,7 @@ static long flush_held(struct scope_record_reader *r, struct scope_event *out)
 {
     if (!r->holding)
         return 0;
+    end_values(r);
     r->holding = 0;
     *out = r->held;
     return 1;

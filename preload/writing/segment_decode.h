@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call_values.h"
 #include "clock.h"
 #include "payload_store.h"
 #include "record.h"
@@ -21,6 +22,8 @@ struct scope_event {
     int32_t callsite;          /* -1 none, else its index in the reader's sites */
     uint8_t unfinished;        /* open when recording stopped: ended by scope */
     uint8_t carries;           /* recorded with a payload header (a wrapper's call) */
+    uint8_t values;            /* the values it recorded (call_values.h), from */
+                               /* item_first on in the payload store's values */
     uint32_t nitems;           /* payload items (payload.h) it carried, */
     uint64_t item_first;       /* from this one in the reader's payload store */
 };
@@ -75,6 +78,7 @@ struct scope_record_reader {
     uint32_t def_number, def_n, def_have;     /* a stack definition being read */
     uint64_t def_addrs[SCOPE_CALLSITE_MAX_DEPTH + 1];
     uint32_t items_left;       /* payload items of the held call still to come */
+    uint32_t values_left;      /* values of the held call still to come */
     uint32_t comm_id, comm_n, comm_have;      /* a communicator definition being read */
     int32_t stack_sites[SCOPE_THREAD_STACKS]; /* the buffer's numbers: site, or -1 */
     int spill_fd;              /* -1: its spill file is done (or not opened yet) */

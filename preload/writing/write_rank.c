@@ -22,7 +22,9 @@ int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *c
                         region_window_fn emit, void *ctx, const char **why)
 {
     size_t count = scope_event_groups_calls(g, r);
-    if (region_encoder_begin(enc, has_payload) != 0) {
+    int values = g->region_values ? g->region_values[r] : 0;
+    if (region_encoder_begin(enc, has_payload) != 0 ||
+        region_encoder_record_values(enc, values) != 0) {
         *why = "out of memory encoding the calls";
         return -1;
     }
@@ -35,7 +37,8 @@ int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *c
         }
         if (region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
                                scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
-                               has_payload ? &payload : NULL, chunk->n, emit, ctx, why) != 0)
+                               has_payload || values ? &payload : NULL, chunk->n, emit, ctx,
+                               why) != 0)
             return -1;
         if (chunk->n == 0)
             break;   /* the merge failed: scope_event_groups_error says why */

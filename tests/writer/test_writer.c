@@ -3,7 +3,8 @@
  * temporary-file protocol, name escaping, that every kind of error comes
  * back as -1 with a message and without HDF5 printing anything, and MPI
  * payload (per call and per message, across windows of both, appended or
- * put as windows) with the communicator table. */
+ * put as windows) with the communicator table, and argument and return
+ * values (only the datasets recorded). */
 #include <check.h>
 
 #include "check_main.h"
@@ -586,7 +587,7 @@ static struct region_payload payload_view(const struct payload_columns *p)
 {
     return (struct region_payload){p->bytes, p->peer, p->tag, p->comm, p->nmessages,
                                    p->msg_call, p->msg_kind, p->msg_peer, p->msg_bytes,
-                                   p->msg_tag, p->msg_comm};
+                                   p->msg_tag, p->msg_comm, {NULL}};
 }
 
 static void payload_free(struct payload_columns *p)
@@ -742,6 +743,77 @@ START_TEST(payload_reads_back)
 }
 END_TEST
 
+/* Region `name` of n calls recording argument 1 and the return value
+ * (arg1 = 3 i - 7, retval = -i), encoded here and put as windows. */
+static void write_values_region(scope_writer *w, const char *name, size_t n)
+{
+    struct scope_region_info region = {.name = name};
+    ck_assert_int_eq(api()->begin_region(w, &region), 0);
+    int64_t *t = malloc((n + 1) * sizeof *t), *arg1 = malloc(n * sizeof *arg1),
+            *retval = malloc(n * sizeof *retval);
+    for (size_t i = 0; i <= n; i++)
+        t[i] = (int64_t)i;
+    for (size_t i = 0; i < n; i++) {
+        arg1[i] = 3 * (int64_t)i - 7;
+        retval[i] = -(int64_t)i;
+    }
+    struct region_payload values = {.values = {arg1, [REGION_VALUE_SLOTS - 1] = retval}};
+    struct region_encoder enc;
+    const char *why = NULL;
+    ck_assert_int_eq(region_encoder_init(&enc), 0);
+    ck_assert_int_eq(region_encoder_begin(&enc, 0), 0);
+    ck_assert_int_eq(region_encoder_record_values(&enc, 1 | 1 << (REGION_VALUE_SLOTS - 1)), 0);
+    ck_assert_int_eq(region_encoder_add(&enc, t, t + 1, NULL, NULL, NULL, n, put_window_into, w,
+                                        &why), -1);   /* the values are missing */
+    ck_assert_int_eq(region_encoder_add(&enc, t, t + 1, NULL, NULL, &values, n, put_window_into,
+                                        w, &why), 0);
+    ck_assert_int_eq(region_encoder_end(&enc, put_window_into, w, &why), 0);
+    region_encoder_free(&enc);
+    ck_assert_int_eq(api()->end_region(w), 0);
+    free(t);
+    free(arg1);
+    free(retval);
+}
+
+/* Argument and return values: the datasets recorded, only those, one value
+ * per call, over several windows and in a compact region. */
+START_TEST(values_read_back)
+{
+    char err[512];
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_msg(w != NULL, "create: %s", err);
+    struct scope_rank_info rank = sample_rank(0);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    write_values_region(w, "big", 150000);
+    write_values_region(w, "small", 50);
+    ck_assert_int_eq(api()->end_rank(w), 0);
+    ck_assert_int_eq(api()->finish(w), 0);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    const struct { const char *name; size_t n; } regions[] = {{"big", 150000}, {"small", 50}};
+    for (size_t k = 0; k < 2; k++) {
+        char where[64];
+        snprintf(where, sizeof where, "/rank0/regions/%s", regions[k].name);
+        hid_t g = H5Gopen2(file, where, H5P_DEFAULT);
+        ck_assert_int_ge(g, 0);
+        int64_t *arg1, *retval;
+        ck_assert_uint_eq(read_column(g, "arg1", H5T_STD_I64LE, H5T_NATIVE_INT64, 8,
+                                      (void **)&arg1), regions[k].n);
+        ck_assert_uint_eq(read_column(g, "retval", H5T_STD_I64LE, H5T_NATIVE_INT64, 8,
+                                      (void **)&retval), regions[k].n);
+        for (size_t i = 0; i < regions[k].n; i++)
+            ck_assert_msg(arg1[i] == 3 * (int64_t)i - 7 && retval[i] == -(int64_t)i,
+                          "%s: call %zu's values", regions[k].name, i);
+        ck_assert_int_eq(H5Lexists(g, "arg2", H5P_DEFAULT), 0);
+        ck_assert_int_eq(H5Lexists(g, "bytes", H5P_DEFAULT), 0);
+        free(arg1);
+        free(retval);
+        H5Gclose(g);
+    }
+    H5Fclose(file);
+}
+END_TEST
+
 struct frame_back {
     char *module, *function, *file;
     uint64_t offset;
@@ -849,6 +921,7 @@ static Suite *writer_suite(void)
     tcase_add_test(file, callsites_read_back);
     tcase_add_test(file, callsites_out_of_order_fail);
     tcase_add_test(file, payload_reads_back);
+    tcase_add_test(file, values_read_back);
     suite_add_tcase(s, file);
     TCase *escape = tcase_create("escape");
     tcase_add_test(escape, escape_names);

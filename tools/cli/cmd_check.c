@@ -19,7 +19,8 @@ static const char check_help[] =
     "window, branch into window, no long form, undecodable, cannot\n"
     "relocate; never hooked: functions a hook would break, such as setjmp,\n"
     "vfork, dlopen, startup code and the unwinder, refused whatever the\n"
-    "patterns say), then the patterns (with the call-site depth of their functions)\n"
+    "patterns say), then the patterns (with the call-site depth of their functions\n"
+    "and the arguments and return value they record: args=, retval)\n"
     "and those that match nothing, and a summary line. The verdict comes from\n"
     "the bytes in the files: at run time a\n"
     "hook can still fail for reasons a static check cannot see (no trampoline\n"
@@ -69,6 +70,7 @@ static void patterns_table(const struct inspect_check *c, const struct scope_con
     table_column(t, "hookable", COL_INT);
     table_column(t, "status", COL_TEXT);
     table_column(t, "callsite_depth", COL_INT);
+    table_column(t, "records", COL_TEXT);
     char text[512];
     for (size_t p = 0; p < cfg->npatterns; p++) {
         const struct check_pattern *o = &c->patterns[p];
@@ -81,12 +83,15 @@ static void patterns_table(const struct inspect_check *c, const struct scope_con
             table_null(t);
             table_text(t, o->status);
             table_null(t);
+            table_null(t);
             continue;
         }
         table_int(t, (int64_t)o->selected);
         table_int(t, (int64_t)o->hookable);
         table_text(t, o->status);
         table_int(t, scope_config_callsite_depth(cfg, (int)p));
+        scope_config_values_text(scope_config_values(cfg, (int)p), text, sizeof text);
+        table_text(t, text);
     }
 }
 

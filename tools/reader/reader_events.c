@@ -1,6 +1,6 @@
 /* events(): one entry per call in region -> rank -> call order, with
- * call_id/parent_id from the rank's call stack and what the call carried
- * (MPI payload). The call stacks of the
+ * call_id/parent_id from the rank's call stack, what the call carried
+ * (MPI payload) and the argument and return values it recorded. The call stacks of the
  * selected ranks are walked first, keeping only each call's two ids (16
  * bytes a call); the events are then made one at a time, so a caller that
  * streams them (scope_events_each) never holds them all. */
@@ -49,6 +49,8 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
     }
     if (rc == 0)
         rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
+    if (rc == 0)
+        rc = reader_load_values(f, keep, rank_keep, err);
     int64_t origin = scope_filter_origin_ns(f, flt);
     for (size_t r = 0; rc == 0 && r < nr; r++)
         for (size_t ri = 0; rc == 0 && ri < np; ri++) {
@@ -75,6 +77,10 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                     ev.tag = p->tag[i];
                     ev.comm = p->comm[i];
                 }
+                ev.values = s->value_mask;
+                for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++)
+                    if (s->value_mask & (1u << v))
+                        ev.value[v] = s->values[v][i];
                 rc = fn(ctx, &ev);
                 if (rc < 0)
                     reader_fail(err, "stopped");

@@ -36,6 +36,12 @@ typedef struct series {
     bool has_messages;
     scope_payload payload;
     atomic_uint payload_parts;
+    /* Argument and return values (reader_values.c): bit v of value_mask,
+     * the group has dataset scope_value_name(v); values[v] its column once
+     * values_loaded (set last, under the file's lock). */
+    unsigned value_mask;
+    int64_t *values[SCOPE_VALUE_SLOTS];
+    atomic_bool values_loaded;
 } series;
 
 struct scope_file {
@@ -67,6 +73,7 @@ struct scope_file {
     int32_t *comm_members; /* /metadata/communicator_members */
     size_t n_comm_members;
     bool has_payload;     /* some region has mpi_payload */
+    bool has_values;      /* some region has argument or return values */
 
     size_t n_events;
     bool has_threads;
@@ -117,6 +124,15 @@ enum { PAYLOAD_CALLS = 1u, PAYLOAD_MESSAGES = 2u, PAYLOAD_ALL = 3u };
 int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_keep,
                         unsigned parts, scope_error *err);
 void reader_free_payload(series *s);
+
+/* Argument and return values (reader_values.c): which datasets a region
+ * group has (into s->value_mask), and their columns for the series of the
+ * regions keep[] selects (NULL: all) on the ranks rank_keep[] selects
+ * (NULL: all), not read yet, in one batch, checked. */
+void reader_find_values(hid_t group, series *s);
+int reader_load_values(const scope_file *f, const bool *keep, const bool *rank_keep,
+                       scope_error *err);
+void reader_free_values(series *s);
 
 /* /metadata/communicators and communicator_members when the file has them
  * (reader_communicators.c), checked; before the regions, whose comm ids

@@ -64,6 +64,7 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
     }
     s->has_threads = h5_has_link(group, "thread_ids");
     s->has_callsites = h5_has_link(group, "callsite_ids");
+    reader_find_values(group, s);
     int have = f->use_stats ? reader_read_stats(group, s, where, err) : 0;
     if (have >= 0 && reader_read_family(group, s, where, err) < 0)
         have = -1;
@@ -120,6 +121,7 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
         } else {
             series *s = open_series(ld->f, g, where, ld->err);
             ld->f->has_payload |= s && s->family != SCOPE_PAYLOAD_NONE;
+            ld->f->has_values |= s && s->value_mask;
             char *name = s ? unescape_name(names[i]) : NULL;
             if (!s)
                 rc = -1;
@@ -367,8 +369,10 @@ void scope_close(scope_file *f)
     if (!f)
         return;
     for (size_t i = 0; f->table && i < f->n_regions * f->n_ranks; i++) {
-        if (f->table[i]) /* read after open: only the table's series have payload */
+        if (f->table[i]) { /* read after open: only the table's series have payload */
             reader_free_payload(f->table[i]);
+            reader_free_values(f->table[i]);
+        }
         reader_free_series(f->table[i]);
     }
     for (size_t i = 0; f->names && i < f->n_regions; i++)

@@ -229,6 +229,8 @@ SCOPE_API scope_region_stats *scope_summary(const scope_file *f, const scope_fil
 
 /* ---- Events ----------------------------------------------------------- */
 
+#define SCOPE_VALUE_SLOTS 7 /* integer arguments 1 .. 6, the return value */
+
 typedef struct scope_event {
     const char *name;  /* owned by the file */
     size_t region;
@@ -245,7 +247,17 @@ typedef struct scope_event {
     bool has_payload;
     int64_t bytes;
     int peer, tag, comm;
+    /* The argument and return values it recorded (config "args=",
+     * "retval"): bit v of `values` set when value[v] holds one, argument
+     * v + 1 for v < 6, the return value for v = 6 (scope_value_name). */
+    unsigned values;
+    int64_t value[SCOPE_VALUE_SLOTS];
 } scope_event;
+
+/* The values the calls of a region record on some rank: bit v for
+ * scope_value_name(v) ("arg1" .. "arg6", "retval"); 0 for none. */
+SCOPE_API unsigned scope_region_values(const scope_file *f, size_t region);
+SCOPE_API const char *scope_value_name(size_t slot);
 
 /* One entry per recorded call, in region -> rank -> call order. The caller
  * frees the array. NULL on error (bad regex, unknown rank); *count = 0 and a

@@ -5,7 +5,10 @@
  * function may hold live (IPA-RA callers may rely on more than the ABI says)
  * and call C compiled with -mgeneral-regs-only, so x87, SSE, AVX and AVX-512
  * state is never touched: arguments and return values of any type pass
- * through unchanged. */
+ * through unchanged. The registers saved below the frame each stub passes
+ * are read by the hot path for hooks that record their arguments (rdi, rsi,
+ * rdx, rcx, r8, r9) and return value (rax): see saved_argument in
+ * hot_path.c. */
 
         .text
 

@@ -318,6 +318,14 @@ START_TEST(test_env_list)
     ck_assert_int_eq(scope_config_add_functions(&cfg, "", err, sizeof err), 0);
     ck_assert_int_eq(scope_config_add_functions(&cfg, NULL, err, sizeof err), 0);
     ck_assert_uint_eq(cfg.npatterns, 4);
+    /* a comma before a digit continues an argument list */
+    ck_assert_int_eq(scope_config_add_functions(&cfg, "f args=1,3 retval,g args=2", err,
+                                                sizeof err), 0);
+    ck_assert_uint_eq(cfg.npatterns, 6);
+    ck_assert_str_eq(pattern_text(4), "f");
+    ck_assert_uint_eq(scope_config_values(&cfg, 4), 0x45);
+    ck_assert_str_eq(pattern_text(5), "g");
+    ck_assert_uint_eq(scope_config_values(&cfg, 5), 0x2);
 
     ck_assert_int_eq(scope_config_add_functions(&cfg, "ok, re:[z", err, sizeof err), -1);
     ck_assert_msg(strncmp(err, "SCOPE_FUNCTIONS: bad regular expression 're:[z': ", 49) == 0,
@@ -505,6 +513,50 @@ START_TEST(test_callsite_depth)
 }
 END_TEST
 
+START_TEST(test_recorded_values)
+{
+    ck_assert_int_eq(load("solve args=1,3 retval\nre:^MPI_ as mpi retval\tdepth=2 args=6\n"
+                          "plain\nstep args=2\nretval\n"), 0);
+    ck_assert_str_eq(pattern_text(0), "solve");
+    ck_assert_uint_eq(scope_config_values(&cfg, 0), 0x1 | 0x4 | 0x40);
+    ck_assert_str_eq(pattern_text(1), "^MPI_");
+    ck_assert_str_eq(cfg.patterns[1].display, "mpi");
+    ck_assert_uint_eq(scope_config_values(&cfg, 1), 0x20 | 0x40);
+    ck_assert_int_eq(scope_config_callsite_depth(&cfg, 1), 2);
+    ck_assert_uint_eq(scope_config_values(&cfg, 2), 0);
+    ck_assert_uint_eq(scope_config_values(&cfg, 3), 0x2);
+    ck_assert_str_eq(pattern_text(4), "retval");   /* alone it is a function's name */
+    ck_assert_uint_eq(scope_config_values(&cfg, 4), 0);
+
+    static const struct { const char *text, *message; } bad[] = {
+        {"ok\nsolve args=0\n", "t.conf:2: bad argument list 'args=0' (expected numbers 1 to 6, "
+                                "the integer registers, as in args=1,3)"},
+        {"solve args=7\n", "t.conf:1: bad argument list 'args=7' (expected numbers 1 to 6, "
+                           "the integer registers, as in args=1,3)"},
+        {"solve args=x\n", "t.conf:1: bad argument list 'args=x' (expected numbers 1 to 6, "
+                           "the integer registers, as in args=1,3)"},
+        {"solve args=1,,3\n", "t.conf:1: bad argument list 'args=1,,3' (expected numbers 1 to "
+                              "6, the integer registers, as in args=1,3)"},
+        {"solve args=12\n", "t.conf:1: bad argument list 'args=12' (expected numbers 1 to 6, "
+                            "the integer registers, as in args=1,3)"},
+        {"solve args=1,\n", "t.conf:1: bad argument list 'args=1,' (expected numbers 1 to 6, "
+                            "the integer registers, as in args=1,3)"},
+        {"solve args=\n", "t.conf:1: empty argument list 'args=' (expected e.g. args=1,3)"},
+        {"solve args=3,1,3\n", "t.conf:1: argument 3 listed twice in 'args=3,1,3'"},
+        {"solve args=1 args=2\n", "t.conf:1: 'args=' given twice"},
+        {"solve retval retval\n", "t.conf:1: 'retval' given twice"},
+        {"solve depth=1 depth=2\n", "t.conf:1: 'depth=' given twice"},
+        {"!solve args=1\n", "t.conf:1: 'args=' wants an included pattern: '!solve'"},
+        {"!solve retval\n", "t.conf:1: 'retval' wants an included pattern: '!solve'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        scope_config_free(&cfg);
+        ck_assert_int_eq(load(bad[i].text), -1);
+        ck_assert_str_eq(err, bad[i].message);
+    }
+}
+END_TEST
+
 START_TEST(test_match_fortran_underscore)
 {
     ck_assert_int_eq(load("matmul\ndgemm_\nmat?\n"), 0);
@@ -612,6 +664,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_match_cxx_demangled);
     tcase_add_test(tc, test_match_clones);
     tcase_add_test(tc, test_display_names);
+    tcase_add_test(tc, test_recorded_values);
     tcase_add_loop_test(tc, test_parse_size, 0, sizeof sizes / sizeof sizes[0]);
     tcase_add_test(tc, test_parse_size_null);
     tcase_add_test(tc, test_free_reinitialises);

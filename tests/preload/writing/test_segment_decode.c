@@ -4,7 +4,7 @@
  * its numbering again, definitions cut short by a kill, and the same events
  * whatever the batch size and wherever the spill file ends and the ring
  * (wrapping around its end) begins; payload items and communicator
- * definitions, whole and cut short. */
+ * definitions, whole and cut short; argument and return values. */
 #include <check.h>
 
 #include "check_main.h"
@@ -212,6 +212,57 @@ START_TEST(payload_and_communicators)
 }
 END_TEST
 
+/* Calls with argument and return values (call_values.h): after a call
+ * site, with an all-zero values record (not an unused slot), one value
+ * alone in its record, and values cut short where the thread's records
+ * end (0 for those missing). */
+START_TEST(call_values)
+{
+    struct scope_record r[16];
+    size_t n = 0;
+    const uint64_t first[SCOPE_VALUE_SLOTS] = {0, 0, 0, 0, 0, (uint64_t)-5, 42};
+    const uint64_t second[SCOPE_VALUE_SLOTS] = {0x7fff0000, 0, 0, 0, 0, 0, 0};
+    const uint64_t third[SCOPE_VALUE_SLOTS] = {1, 2, 3, 0, 0, 0, 0};
+    scope_record_encode(&r[n++], 10, 20, 1);
+    scope_callsite_encode(&r[n++], 0x401000, 0);
+    scope_values_encode(&r[n], 0x1 | 0x2 | 0x20 | 0x40, first);   /* args 1, 2, 6, retval */
+    n += scope_values_records(0x63);
+    scope_record_encode(&r[n++], 30, 40, 2);
+    scope_values_encode(&r[n], 0x1, second);
+    n += scope_values_records(0x1);
+    scope_record_encode(&r[n++], 50, 60, 1);
+    scope_values_encode(&r[n], 0x7, third);
+    n += scope_values_records(0x7) - 1;   /* the thread ended before the last record */
+    ck_assert_uint_eq(n, 11);
+    struct scope_thread_records t = {.records = r, .capacity = 16, .ready = n};
+    struct scope_clock_calibration ns = {0};
+    struct scope_clock_map same;
+    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
+    static struct scope_record_reader in;
+    struct scope_payload_store store = {0};
+    scope_record_reader_init(&in, &t, 1, &same);
+    in.payload = &store;
+    struct scope_event e[8];
+    char err[128];
+    size_t got = 0;
+    for (long k; (k = scope_record_reader_next(&in, e + got, 1, err, sizeof err)) > 0;)
+        got += (size_t)k;
+    ck_assert_uint_eq(got, 3);
+    ck_assert_uint_eq(e[0].values, 0x63);
+    ck_assert_uint_eq(e[1].values, 0x1);
+    ck_assert_uint_eq(e[2].values, 0x7);
+    ck_assert_int_eq(e[1].start, 30);
+    ck_assert_uint_eq(store.nvalues, 4 + 1 + 3);
+    const int64_t want[] = {0, 0, -5, 42, 0x7fff0000, 1, 2, 0};
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_int_eq(store.values[i], want[i]);
+    ck_assert_uint_eq(e[0].item_first, 0);
+    ck_assert_uint_eq(e[1].item_first, 4);
+    ck_assert_uint_eq(e[2].item_first, 5);
+    scope_payload_store_free(&store);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("segment_decode");
@@ -219,6 +270,7 @@ int main(void)
     tcase_add_test(tc, every_batch_and_split);
     tcase_add_test(tc, without_sites_table);
     tcase_add_test(tc, payload_and_communicators);
+    tcase_add_test(tc, call_values);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }

@@ -62,6 +62,12 @@ PY
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["patterns"]
 assert [(x["pattern"], x["callsite_depth"]) for x in p] == [("scope_normal", 3)], p' \
     "$dir/depth.json" || fail "check: the call-site depth of a pattern"
+"$scope" check -f "scope_normal args=1,3 retval,scope_padded" --format json "$program" \
+    > "$dir/values.json" || fail "check -f with args: exit $?"
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["patterns"]
+assert [(x["pattern"], x["records"]) for x in p] == [("scope_normal", "arg1,arg3,retval"),
+                                                     ("scope_padded", "")], p' \
+    "$dir/values.json" || fail "check: the values a pattern records"
 has "$dir/check.err" '^5 functions selected'
 
 printf '[functions]\nsolve\nre:(\n' > "$dir/bad.conf"

@@ -1,0 +1,63 @@
+/* call_values.c: an MPI program whose functions' integer arguments and
+ * return values are known, for the test of args= and retval (call_values.sh).
+ * On rank R, for i = 0 .. N-1 (N from the command line, default 5):
+ *   combine(R * 1000 + i, -1, 3 * i) returns arg1 - arg3 = R * 1000 - 2 * i;
+ *   six(i, 2, 3, -4 * i, 5 * i, 6 * i + R) returns their sum, 8 * i + 5 + R;
+ *   plain(i) returns i + 1 (hooked without values);
+ *   where(i) returns the address of slots[i % 4], the pointer it also
+ *   prints, as "where R i ADDRESS".
+ * With "abort" after N, rank 0 calls MPI_Abort once both ranks are done
+ * (for scope recover). */
+#include <string.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static long slots[4];
+
+__attribute__((noinline, noipa)) long combine(long a, long b, long c)
+{
+    __asm__ volatile("" : "+r"(b));
+    return a - c;
+}
+
+__attribute__((noinline, noipa)) long six(long a, long b, long c, long d, long e, long f)
+{
+    return a + b + c + d + e + f;
+}
+
+__attribute__((noinline, noipa)) long plain(long x)
+{
+    return x + 1;
+}
+
+__attribute__((noinline, noipa)) long *where(long i)
+{
+    return &slots[i % 4];
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    long n = argc > 1 ? atol(argv[1]) : 5, sum = 0;
+    for (long i = 0; i < n; i++) {
+        sum += combine(rank * 1000 + i, -1, 3 * i);
+        sum += six(i, 2, 3, -4 * i, 5 * i, 6 * i + rank);
+        sum += plain(i);
+        long *p = where(i);
+        printf("where %d %ld %lld\n", rank, i, (long long)(intptr_t)p);
+    }
+    printf("call_values %d: sum %ld\n", rank, sum);
+    fflush(stdout);
+    if (argc > 2 && strcmp(argv[2], "abort") == 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
