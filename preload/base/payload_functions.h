@@ -84,6 +84,10 @@
     X(RPUT, "MPI_Rput", "rma")                              \
     X(RGET, "MPI_Rget", "rma")                              \
     X(RACCUMULATE, "MPI_Raccumulate", "rma")                \
+    X(GET_ACCUMULATE, "MPI_Get_accumulate", "rma")          \
+    X(RGET_ACCUMULATE, "MPI_Rget_accumulate", "rma")        \
+    X(FETCH_AND_OP, "MPI_Fetch_and_op", "rma")              \
+    X(COMPARE_AND_SWAP, "MPI_Compare_and_swap", "rma")      \
     X(FILE_READ, "MPI_File_read", "io")                     \
     X(FILE_WRITE, "MPI_File_write", "io")                   \
     X(FILE_READ_ALL, "MPI_File_read_all", "io")             \
