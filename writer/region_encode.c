@@ -51,15 +51,15 @@ void region_encoder_free(struct region_encoder *e)
     memset(e, 0, sizeof *e);
 }
 
-int region_encoder_begin(struct region_encoder *e, int has_payload)
+int region_encoder_begin(struct region_encoder *e, int payload)
 {
     memset(e->buffered, 0, sizeof e->buffered);
     memset(e->flushed, 0, sizeof e->flushed);
     e->has_callsites = 0;
-    e->has_payload = has_payload;
+    e->has_payload = payload;
     e->calls = 0;
     e->stats = (struct call_stats){0};
-    return has_payload ? alloc_columns(e, REGION_BYTES, REGION_NCOLUMNS) : 0;
+    return payload != REGION_NO_PAYLOAD ? alloc_columns(e, REGION_BYTES, REGION_NCOLUMNS) : 0;
 }
 
 /* Copies n ids into to, or fills it with `none` when ids is NULL. */
@@ -190,13 +190,16 @@ int region_encoder_add(struct region_encoder *e, const int64_t *start, const int
         done += take;
     }
     e->calls += n;
-    return e->has_payload && payload ? add_messages(e, payload, first_row, emit, ctx, why) : 0;
+    return e->has_payload == REGION_MESSAGE_PAYLOAD && payload
+               ? add_messages(e, payload, first_row, emit, ctx, why)
+               : 0;
 }
 
 int region_encoder_end(struct region_encoder *e, region_window_fn emit, void *ctx,
                        const char **why)
 {
-    if (e->has_payload && emit_window(e, REGION_MESSAGES, 1, emit, ctx, why) != 0)
+    if (e->has_payload == REGION_MESSAGE_PAYLOAD &&
+        emit_window(e, REGION_MESSAGES, 1, emit, ctx, why) != 0)
         return -1;
     return emit_window(e, REGION_CALLS, 1, emit, ctx, why);
 }

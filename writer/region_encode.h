@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "call_stats.h"
 #include "chunk_codec.h"
@@ -38,6 +39,19 @@ enum {
 };
 #define REGION_CALL_COLUMNS REGION_MSG_CALL    /* columns of the calls */
 enum { REGION_CALLS, REGION_MESSAGES };          /* a window's group of columns */
+
+/* What a region's calls carry (region_encoder_begin): nothing, values per
+ * call only (collectives, one-sided, I/O: no message windows), or values
+ * per call and per message (point-to-point). */
+enum { REGION_NO_PAYLOAD, REGION_CALL_PAYLOAD, REGION_MESSAGE_PAYLOAD };
+
+/* The payload of a region of MPI payload family `family` (NULL: none). */
+static inline int region_payload_of(const char *family)
+{
+    if (!family)
+        return REGION_NO_PAYLOAD;
+    return strcmp(family, "p2p") == 0 ? REGION_MESSAGE_PAYLOAD : REGION_CALL_PAYLOAD;
+}
 
 /* Bytes of one value of each column. */
 extern const size_t region_column_size[REGION_NCOLUMNS];
@@ -99,7 +113,7 @@ struct region_encoder {
     size_t buffered[2];                   /* of each group */
     int flushed[2];                       /* a window of the group went out */
     int has_callsites;
-    int has_payload;
+    int has_payload;                      /* REGION_*_PAYLOAD */
     uint64_t calls;                       /* calls of the region added so far */
     struct call_stats stats;              /* of the buffered calls */
 };
@@ -113,9 +127,9 @@ static inline void region_encoder_use_helpers(struct region_encoder *e, struct e
 {
     e->helpers = h;
 }
-/* Forgets the calls of the region before; the next carry payload or not.
- * -1 when out of memory for the payload's columns. */
-int region_encoder_begin(struct region_encoder *e, int has_payload);
+/* Forgets the calls of the region before; the next carry `payload`
+ * (REGION_*_PAYLOAD). -1 when out of memory for the payload's columns. */
+int region_encoder_begin(struct region_encoder *e, int payload);
 
 /* The most bytes a window's columns take together. */
 static inline size_t region_window_max_bytes(void)
@@ -136,9 +150,9 @@ int region_encoder_add(struct region_encoder *e, const int64_t *start, const int
                        const struct region_payload *payload, size_t n, region_window_fn emit,
                        void *ctx, const char **why);
 
-/* Hands the region's last windows to emit (messages first, then the calls;
- * every region has one of calls, maybe of no calls). Same result as
- * region_encoder_add. */
+/* Hands the region's last windows to emit (messages first, for a region
+ * of REGION_MESSAGE_PAYLOAD, then the calls; every region has one of
+ * calls, maybe of no calls). Same result as region_encoder_add. */
 int region_encoder_end(struct region_encoder *e, region_window_fn emit, void *ctx,
                        const char **why);
 

@@ -115,7 +115,7 @@ int region_begin(struct region_stream *r, hid_t regions,
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;
     r->has_payload = info->payload != NULL;
-    if (region_encoder_begin(&r->encoder, r->has_payload) != 0) {
+    if (region_encoder_begin(&r->encoder, region_payload_of(info->payload)) != 0) {
         snprintf(r->err.buf, r->err.len, "out of memory for region '%s'", info->name);
         return -1;
     }

@@ -37,6 +37,8 @@ with h5py.File(sys.argv[1]) as f:
                           peer if isinstance(peer, list) else [peer])
             if got != want_calls:
                 fail(f"rank {r} {name}: {got}, want {want_calls}")
+            if any(k.startswith("msg_") for k in g):
+                fail(f"rank {r} {name}: message datasets in a {family} region")
             if family == "rma":
                 window_comms |= set(g["comm"][:].tolist())
             elif g["comm"][:].tolist() != [-1]:
