@@ -9,7 +9,7 @@
 
 const size_t region_column_size[REGION_NCOLUMNS] = {
     sizeof(int64_t), sizeof(int64_t), sizeof(int32_t), sizeof(int32_t),
-    sizeof(int64_t), sizeof(int32_t), sizeof(int32_t), sizeof(int32_t),
+    sizeof(int64_t), sizeof(int32_t), sizeof(int32_t), sizeof(int32_t), sizeof(int64_t),
     sizeof(int64_t), sizeof(int8_t), sizeof(int32_t), sizeof(int64_t), sizeof(int32_t),
     sizeof(int32_t)};
 
@@ -97,6 +97,8 @@ static void buffer_calls(struct region_encoder *e, const int64_t *start, const i
         put(e, REGION_TAG, at, p->tag + from, n);
         put(e, REGION_COMM, at, p->comm + from, n);
     }
+    for (size_t i = 0; e->has_payload == REGION_IO_PAYLOAD && i < n; i++)
+        ((int64_t *)e->column[REGION_OFFSET])[at + i] = p->offset ? p->offset[from + i] : -1;
     call_stats_add(&e->stats, start + from, end + from, n);
     e->buffered[REGION_CALLS] += n;
 }

@@ -27,12 +27,12 @@
 
 /* The columns of a region. The calls' (one value per call): start, end,
  * thread, call site, and for MPI calls with payload bytes, peer, tag,
- * communicator; the messages' (one value per message of those calls,
+ * communicator, and for I/O calls the file offset; the messages' (one value per message of those calls,
  * point-to-point: payload_format in README.md): the call's row, kind,
  * peer, bytes, tag, communicator. */
 enum {
     REGION_START, REGION_END, REGION_THREAD, REGION_CALLSITE,
-    REGION_BYTES, REGION_PEER, REGION_TAG, REGION_COMM,
+    REGION_BYTES, REGION_PEER, REGION_TAG, REGION_COMM, REGION_OFFSET,
     REGION_MSG_CALL, REGION_MSG_KIND, REGION_MSG_PEER, REGION_MSG_BYTES, REGION_MSG_TAG,
     REGION_MSG_COMM,
     REGION_NCOLUMNS
@@ -41,16 +41,18 @@ enum {
 enum { REGION_CALLS, REGION_MESSAGES };          /* a window's group of columns */
 
 /* What a region's calls carry (region_encoder_begin): nothing, values per
- * call only (collectives, one-sided, I/O: no message windows), or values
- * per call and per message (point-to-point). */
-enum { REGION_NO_PAYLOAD, REGION_CALL_PAYLOAD, REGION_MESSAGE_PAYLOAD };
+ * call only (collectives, one-sided: no message windows), those and the
+ * offset (I/O), or values per call and per message (point-to-point). */
+enum { REGION_NO_PAYLOAD, REGION_CALL_PAYLOAD, REGION_IO_PAYLOAD, REGION_MESSAGE_PAYLOAD };
 
 /* The payload of a region of MPI payload family `family` (NULL: none). */
 static inline int region_payload_of(const char *family)
 {
     if (!family)
         return REGION_NO_PAYLOAD;
-    return strcmp(family, "p2p") == 0 ? REGION_MESSAGE_PAYLOAD : REGION_CALL_PAYLOAD;
+    if (strcmp(family, "p2p") == 0)
+        return REGION_MESSAGE_PAYLOAD;
+    return strcmp(family, "io") == 0 ? REGION_IO_PAYLOAD : REGION_CALL_PAYLOAD;
 }
 
 /* Bytes of one value of each column. */
@@ -68,6 +70,7 @@ struct region_payload {
     const int32_t *msg_peer;
     const int64_t *msg_bytes;
     const int32_t *msg_tag, *msg_comm;
+    const int64_t *offset;      /* per call, REGION_IO_PAYLOAD (NULL: -1, none) */
 };
 
 /* One window of a region's calls or of their messages (`group`), ready for
@@ -85,7 +88,7 @@ struct region_window {
     int32_t last;               /* the group's last window */
     int32_t has_callsites;      /* the call-site column is included: a call */
                                 /* of the region had one, here or earlier */
-    int32_t has_payload;        /* the region's calls carry payload */
+    int32_t has_payload;        /* what the region's calls carry: REGION_*_PAYLOAD */
     uint64_t bytes[REGION_NCOLUMNS];
     const unsigned char *data[REGION_NCOLUMNS];
     struct call_stats stats;    /* of the window's calls */
@@ -100,6 +103,8 @@ static inline int region_window_has_column(const struct region_window *w, int c)
         return 0;
     if (c == REGION_CALLSITE)
         return w->has_callsites;
+    if (c == REGION_OFFSET)
+        return w->has_payload == REGION_IO_PAYLOAD;
     return c < REGION_BYTES || w->has_payload;
 }
 

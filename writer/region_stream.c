@@ -24,7 +24,7 @@
 
 static const char *const column_name[REGION_NCOLUMNS] = {
     "start_times", "end_times", "thread_ids", "callsite_ids", "bytes", "peer", "tag", "comm",
-    "msg_call", "msg_kind", "msg_peer", "msg_bytes", "msg_tag", "msg_comm"};
+    "offset", "msg_call", "msg_kind", "msg_peer", "msg_bytes", "msg_tag", "msg_comm"};
 
 static hid_t column_file_type(int c)
 {
@@ -228,7 +228,7 @@ static int write_column(struct region_stream *r, int c, const struct region_wind
 int region_put_window(struct region_stream *r, const struct region_window *win)
 {
     if (r->complete || (win->group != REGION_CALLS && win->group != REGION_MESSAGES) ||
-        (win->group == REGION_MESSAGES && !win->has_payload) ||
+        (win->group == REGION_MESSAGES && win->has_payload != REGION_MESSAGE_PAYLOAD) ||
         (win->extensible && win->chunk != REGION_WINDOW) ||
         (!win->extensible && !win->last) || win->n > (win->chunk ? win->chunk : REGION_WINDOW)) {
         snprintf(r->err.buf, r->err.len, "put_window: a window out of place (%llu calls)",

@@ -95,7 +95,21 @@
     X(FILE_READ_AT, "MPI_File_read_at", "io")               \
     X(FILE_WRITE_AT, "MPI_File_write_at", "io")             \
     X(FILE_READ_AT_ALL, "MPI_File_read_at_all", "io")       \
-    X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", "io")
+    X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", "io")    \
+    X(FILE_IREAD, "MPI_File_iread", "io")                   \
+    X(FILE_IWRITE, "MPI_File_iwrite", "io")                 \
+    X(FILE_IREAD_ALL, "MPI_File_iread_all", "io")           \
+    X(FILE_IWRITE_ALL, "MPI_File_iwrite_all", "io")         \
+    X(FILE_IREAD_AT, "MPI_File_iread_at", "io")             \
+    X(FILE_IWRITE_AT, "MPI_File_iwrite_at", "io")           \
+    X(FILE_IREAD_AT_ALL, "MPI_File_iread_at_all", "io")     \
+    X(FILE_IWRITE_AT_ALL, "MPI_File_iwrite_at_all", "io")   \
+    X(FILE_READ_SHARED, "MPI_File_read_shared", "io")       \
+    X(FILE_WRITE_SHARED, "MPI_File_write_shared", "io")     \
+    X(FILE_IREAD_SHARED, "MPI_File_iread_shared", "io")     \
+    X(FILE_IWRITE_SHARED, "MPI_File_iwrite_shared", "io")   \
+    X(FILE_READ_ORDERED, "MPI_File_read_ordered", "io")     \
+    X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,

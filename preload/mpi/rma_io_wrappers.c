@@ -66,22 +66,81 @@ CARRIER(COMPARE_AND_SWAP, Compare_and_swap,
         (origin_addr, compare_addr, result_addr, type, target_rank, target_disp, win),
         type_bytes(3, type), target_rank, scope_window_comm(win))
 
-/* File reads and writes, explicit offset or not, individual or collective. */
-#define IO(F, NAME, PARAMS, ARGS) CARRIER(F, NAME, PARAMS, ARGS, type_bytes(count, type), -1, NULL)
-#define IO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Status *status)
+/* ---- file reads and writes ----
+ * Each call's one item (scope_io_item) keeps the absolute byte offset
+ * where it starts: the explicit offset of the _at forms, otherwise the
+ * individual file pointer's, both through the file's view
+ * (MPI_File_get_byte_offset), asked before the call, outside its time;
+ * -1 for the shared file pointer (asking it would synchronize). */
 
-IO(FILE_READ, File_read, IO_PARAMS(void *buf,), (fh, buf, count, type, status))
-IO(FILE_WRITE, File_write, IO_PARAMS(const void *buf,), (fh, buf, count, type, status))
-IO(FILE_READ_ALL, File_read_all, IO_PARAMS(void *buf,), (fh, buf, count, type, status))
-IO(FILE_WRITE_ALL, File_write_all, IO_PARAMS(const void *buf,), (fh, buf, count, type, status))
-IO(FILE_READ_AT, File_read_at, IO_PARAMS(MPI_Offset offset, void *buf,),
-   (fh, offset, buf, count, type, status))
-IO(FILE_WRITE_AT, File_write_at, IO_PARAMS(MPI_Offset offset, const void *buf,),
-   (fh, offset, buf, count, type, status))
-IO(FILE_READ_AT_ALL, File_read_at_all, IO_PARAMS(MPI_Offset offset, void *buf,),
-   (fh, offset, buf, count, type, status))
-IO(FILE_WRITE_AT_ALL, File_write_at_all, IO_PARAMS(MPI_Offset offset, const void *buf,),
-   (fh, offset, buf, count, type, status))
+static int64_t byte_offset(MPI_File fh, MPI_Offset offset)
+{
+    MPI_Offset at;
+    return PMPI_File_get_byte_offset(fh, offset, &at) == MPI_SUCCESS ? (int64_t)at : -1;
+}
+
+static int64_t pointer_offset(MPI_File fh)
+{
+    MPI_Offset position;
+    return PMPI_File_get_position(fh, &position) == MPI_SUCCESS ? byte_offset(fh, position) : -1;
+}
+
+/* MPI_NAME wrapped: OFFSET, an expression of the arguments, where it starts. */
+#define IO(F, NAME, PARAMS, ARGS, OFFSET)                                                    \
+    EXPORT int MPI_##NAME PARAMS                                                             \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
+            return PMPI_##NAME ARGS;                                                         \
+        int64_t starts_at = (OFFSET);                                                        \
+        w.start = scope_wrapped_clock();                                                     \
+        int rc = PMPI_##NAME ARGS;                                                           \
+        call_returned(&w);                                                                   \
+        if (rc == MPI_SUCCESS) {                                                             \
+            struct scope_payload_item it = scope_io_item(type_bytes(count, type), starts_at); \
+            add_item(&w, SCOPE_ITEM_CALL, it.bytes, it.peer, it.tag, NULL);                  \
+        }                                                                                    \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
+    }
+
+#define IO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Status *status)
+#define IIO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Request *request)
+
+/* A read or write at the individual file pointer, blocking with a status
+ * or nonblocking (I...) with a request. */
+#define AT_POINTER(F, NAME, IF, INAME, BUF)                                                  \
+    IO(F, NAME, IO_PARAMS(BUF,), (fh, buf, count, type, status), pointer_offset(fh))         \
+    IO(IF, INAME, IIO_PARAMS(BUF,), (fh, buf, count, type, request), pointer_offset(fh))
+
+/* The same at an explicit offset. */
+#define AT_OFFSET(F, NAME, IF, INAME, BUF)                                                   \
+    IO(F, NAME, IO_PARAMS(MPI_Offset offset, BUF,), (fh, offset, buf, count, type, status),  \
+       byte_offset(fh, offset))                                                              \
+    IO(IF, INAME, IIO_PARAMS(MPI_Offset offset, BUF,),                                       \
+       (fh, offset, buf, count, type, request), byte_offset(fh, offset))
+
+AT_POINTER(FILE_READ, File_read, FILE_IREAD, File_iread, void *buf)
+AT_POINTER(FILE_WRITE, File_write, FILE_IWRITE, File_iwrite, const void *buf)
+AT_POINTER(FILE_READ_ALL, File_read_all, FILE_IREAD_ALL, File_iread_all, void *buf)
+AT_POINTER(FILE_WRITE_ALL, File_write_all, FILE_IWRITE_ALL, File_iwrite_all, const void *buf)
+AT_OFFSET(FILE_READ_AT, File_read_at, FILE_IREAD_AT, File_iread_at, void *buf)
+AT_OFFSET(FILE_WRITE_AT, File_write_at, FILE_IWRITE_AT, File_iwrite_at, const void *buf)
+AT_OFFSET(FILE_READ_AT_ALL, File_read_at_all, FILE_IREAD_AT_ALL, File_iread_at_all, void *buf)
+AT_OFFSET(FILE_WRITE_AT_ALL, File_write_at_all, FILE_IWRITE_AT_ALL, File_iwrite_at_all,
+          const void *buf)
+/* the shared file pointer: offset unknown */
+IO(FILE_READ_SHARED, File_read_shared, IO_PARAMS(void *buf,), (fh, buf, count, type, status), -1)
+IO(FILE_WRITE_SHARED, File_write_shared, IO_PARAMS(const void *buf,),
+   (fh, buf, count, type, status), -1)
+IO(FILE_IREAD_SHARED, File_iread_shared, IIO_PARAMS(void *buf,),
+   (fh, buf, count, type, request), -1)
+IO(FILE_IWRITE_SHARED, File_iwrite_shared, IIO_PARAMS(const void *buf,),
+   (fh, buf, count, type, request), -1)
+IO(FILE_READ_ORDERED, File_read_ordered, IO_PARAMS(void *buf,), (fh, buf, count, type, status),
+   -1)
+IO(FILE_WRITE_ORDERED, File_write_ordered, IO_PARAMS(const void *buf,),
+   (fh, buf, count, type, status), -1)
 
 /* ---- window constructors: a window's targets are its communicator's ranks ---- */
 

@@ -125,6 +125,7 @@ struct scope_chunk {
     /* what each call carried (a region with payload) */
     int64_t bytes[SCOPE_CHUNK_EVENTS];
     int32_t peer[SCOPE_CHUNK_EVENTS], tag[SCOPE_CHUNK_EVENTS], comm[SCOPE_CHUNK_EVENTS];
+    int64_t offset[SCOPE_CHUNK_EVENTS];     /* an I/O call's (payload.h), -1 none */
     struct scope_chunk_messages messages;
     int failed;                /* out of memory for its messages */
     size_t n;

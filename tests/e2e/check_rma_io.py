@@ -22,6 +22,20 @@ with h5py.File(sys.argv[1]) as f:
     members = f["metadata/communicator_members"][:].tolist()
     window_comms = set()
     for r in range(4):
+        # I/O: (bytes, offset) per call
+        io = {"MPI_File_write_at": [(10 * (r + 1), 100 * r)],
+              "MPI_File_read_at_all": [(20, 0)], "MPI_File_write": [(4, 100 * r + 50)],
+              "MPI_File_iwrite_at": [(12, 100 * r + 60)], "MPI_File_iread": [(8, 100 * r + 54)],
+              "MPI_File_write_shared": [(2, -1)], "MPI_File_write_ordered": [(r + 1, -1)],
+              "MPI_File_read_at": [(4, 1008)]}
+        for name, calls in io.items():
+            g = f[f"rank{r}/regions/{name}"]
+            got = (list(zip(g["bytes"][:].tolist(), g["offset"][:].tolist())),
+                   g["peer"][:].tolist(), g["tag"][:].tolist(), g["comm"][:].tolist())
+            if got != (calls, [-1] * len(calls), [-1] * len(calls), [-1] * len(calls)):
+                fail(f"rank {r} {name}: ((bytes, offset), peer, tag, comm) {got}, want {calls}")
+            if g.attrs.get("mpi_payload") not in ("io", b"io"):
+                fail(f"rank {r} {name}: family {g.attrs.get('mpi_payload')}")
         want = {"MPI_Put": ("rma", 12 * (r + 1), 3), "MPI_Get": ("rma", 16, 2),
                 "MPI_Accumulate": ("rma", 16, 1), "MPI_File_write_at": ("io", 10 * (r + 1), -1),
                 "MPI_File_read_at_all": ("io", 20, -1),
@@ -39,6 +53,8 @@ with h5py.File(sys.argv[1]) as f:
                 fail(f"rank {r} {name}: {got}, want {want_calls}")
             if any(k.startswith("msg_") for k in g):
                 fail(f"rank {r} {name}: message datasets in a {family} region")
+            if family == "rma" and "offset" in g:
+                fail(f"rank {r} {name}: an offset in a one-sided region")
             if family == "rma":
                 window_comms |= set(g["comm"][:].tolist())
             elif g["comm"][:].tolist() != [-1]:

@@ -11,7 +11,13 @@
  * the rank's own window over vader, so no atomic targets its own rank);
  * then each writes 10 (r + 1) bytes at
  * offset 100 r of a shared file (MPI_File_write_at) and all read 5 ints
- * back (MPI_File_read_at_all). */
+ * back (MPI_File_read_at_all); each writes 4 bytes at its file pointer
+ * moved to 100 r + 50 (MPI_File_write), 3 ints at 100 r + 60
+ * (MPI_File_iwrite_at), reads 2 ints at its pointer, now 100 r + 54
+ * (MPI_File_iread), writes 2 bytes at the shared pointer
+ * (MPI_File_write_shared) and r + 1 in rank order
+ * (MPI_File_write_ordered), and through a view of ints from byte 1000
+ * reads its third int, at byte 1008 (MPI_File_read_at). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -53,6 +59,17 @@ int main(int argc, char **argv)
     char bytes[64] = {0};
     MPI_File_write_at(fh, 100 * rank, bytes, 10 * (rank + 1), MPI_BYTE, MPI_STATUS_IGNORE);
     MPI_File_read_at_all(fh, 0, ints, 5, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_seek(fh, 100 * rank + 50, MPI_SEEK_SET);
+    MPI_File_write(fh, bytes, 4, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_Request request;
+    MPI_File_iwrite_at(fh, 100 * rank + 60, bytes, 3, MPI_INT, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_File_iread(fh, ints, 2, MPI_INT, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_File_write_shared(fh, bytes, 2, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_write_ordered(fh, bytes, rank + 1, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_set_view(fh, 1000, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    MPI_File_read_at(fh, 2, ints, 1, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
     MPI_Finalize();
     if (rank == 0)

@@ -586,7 +586,7 @@ static struct region_payload payload_view(const struct payload_columns *p)
 {
     return (struct region_payload){p->bytes, p->peer, p->tag, p->comm, p->nmessages,
                                    p->msg_call, p->msg_kind, p->msg_peer, p->msg_bytes,
-                                   p->msg_tag, p->msg_comm};
+                                   p->msg_tag, p->msg_comm, NULL};
 }
 
 static void payload_free(struct payload_columns *p)
