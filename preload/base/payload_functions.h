@@ -78,6 +78,16 @@
     X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
     X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
     X(IALLTOALLW, "MPI_Ialltoallw", "collective")           \
+    X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
+    X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
+    X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \
+    X(INEIGHBOR_ALLGATHERV, "MPI_Ineighbor_allgatherv", "p2p")  \
+    X(NEIGHBOR_ALLTOALL, "MPI_Neighbor_alltoall", "p2p")    \
+    X(INEIGHBOR_ALLTOALL, "MPI_Ineighbor_alltoall", "p2p")  \
+    X(NEIGHBOR_ALLTOALLV, "MPI_Neighbor_alltoallv", "p2p")  \
+    X(INEIGHBOR_ALLTOALLV, "MPI_Ineighbor_alltoallv", "p2p")    \
+    X(NEIGHBOR_ALLTOALLW, "MPI_Neighbor_alltoallw", "p2p")  \
+    X(INEIGHBOR_ALLTOALLW, "MPI_Ineighbor_alltoallw", "p2p")    \
     X(PUT, "MPI_Put", "rma")                                \
     X(GET, "MPI_Get", "rma")                                \
     X(ACCUMULATE, "MPI_Accumulate", "rma")                  \
