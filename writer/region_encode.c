@@ -9,7 +9,7 @@
 
 const size_t region_column_size[REGION_NCOLUMNS] = {
     sizeof(int64_t), sizeof(int64_t), sizeof(int32_t), sizeof(int32_t),
-    sizeof(int64_t), sizeof(int32_t), sizeof(int32_t), sizeof(int32_t),
+    sizeof(int64_t), sizeof(int32_t), sizeof(int32_t), sizeof(int32_t), sizeof(int64_t),
     sizeof(int64_t), sizeof(int64_t), sizeof(int64_t), sizeof(int64_t), sizeof(int64_t),
     sizeof(int64_t), sizeof(int64_t),
     sizeof(int64_t), sizeof(int8_t), sizeof(int32_t), sizeof(int64_t), sizeof(int32_t),
@@ -54,18 +54,19 @@ void region_encoder_free(struct region_encoder *e)
     memset(e, 0, sizeof *e);
 }
 
-int region_encoder_begin(struct region_encoder *e, int has_payload)
+int region_encoder_begin(struct region_encoder *e, int payload)
 {
     memset(e->buffered, 0, sizeof e->buffered);
     memset(e->flushed, 0, sizeof e->flushed);
     e->has_callsites = 0;
-    e->has_payload = has_payload;
+    e->has_payload = payload;
     e->values = 0;
     e->calls = 0;
     e->stats = (struct call_stats){0};
-    return has_payload ? alloc_columns(e, REGION_BYTES, REGION_ARG1) != 0 ||
+    return payload != REGION_NO_PAYLOAD
+               ? alloc_columns(e, REGION_BYTES, REGION_ARG1) != 0 ||
                          alloc_columns(e, REGION_MSG_CALL, REGION_NCOLUMNS) != 0 ? -1 : 0
-                       : 0;
+               : 0;
 }
 
 int region_encoder_record_values(struct region_encoder *e, int values)
@@ -112,6 +113,8 @@ static void buffer_calls(struct region_encoder *e, const int64_t *start, const i
         put(e, REGION_TAG, at, p->tag + from, n);
         put(e, REGION_COMM, at, p->comm + from, n);
     }
+    for (size_t i = 0; e->has_payload == REGION_IO_PAYLOAD && i < n; i++)
+        ((int64_t *)e->column[REGION_OFFSET])[at + i] = p->offset ? p->offset[from + i] : -1;
     for (int i = 0; i < REGION_VALUE_SLOTS; i++)
         if ((e->values >> i) & 1)
             put(e, REGION_ARG1 + i, at, p->values[i] + from, n);
@@ -209,13 +212,16 @@ int region_encoder_add(struct region_encoder *e, const int64_t *start, const int
         done += take;
     }
     e->calls += n;
-    return e->has_payload && payload ? add_messages(e, payload, first_row, emit, ctx, why) : 0;
+    return e->has_payload == REGION_MESSAGE_PAYLOAD && payload
+               ? add_messages(e, payload, first_row, emit, ctx, why)
+               : 0;
 }
 
 int region_encoder_end(struct region_encoder *e, region_window_fn emit, void *ctx,
                        const char **why)
 {
-    if (e->has_payload && emit_window(e, REGION_MESSAGES, 1, emit, ctx, why) != 0)
+    if (e->has_payload == REGION_MESSAGE_PAYLOAD &&
+        emit_window(e, REGION_MESSAGES, 1, emit, ctx, why) != 0)
         return -1;
     return emit_window(e, REGION_CALLS, 1, emit, ctx, why);
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "call_stats.h"
 #include "chunk_codec.h"
@@ -29,13 +30,14 @@
 
 /* The columns of a region. The calls' (one value per call): start, end,
  * thread, call site, for MPI calls with payload bytes, peer, tag,
- * communicator, and for calls that record them their integer arguments 1 to
- * 6 and return value; the messages' (one value per message of those calls,
+ * communicator, for I/O calls the file offset, and for calls that record
+ * them their integer arguments 1 to 6 and return value; the messages' (one
+ * value per message of those calls,
  * point-to-point: payload_format in README.md): the call's row, kind,
  * peer, bytes, tag, communicator. */
 enum {
     REGION_START, REGION_END, REGION_THREAD, REGION_CALLSITE,
-    REGION_BYTES, REGION_PEER, REGION_TAG, REGION_COMM,
+    REGION_BYTES, REGION_PEER, REGION_TAG, REGION_COMM, REGION_OFFSET,
     REGION_ARG1, REGION_RETVAL = REGION_ARG1 + REGION_VALUE_SLOTS - 1,
     REGION_MSG_CALL, REGION_MSG_KIND, REGION_MSG_PEER, REGION_MSG_BYTES, REGION_MSG_TAG,
     REGION_MSG_COMM,
@@ -43,6 +45,21 @@ enum {
 };
 #define REGION_CALL_COLUMNS REGION_MSG_CALL    /* columns of the calls */
 enum { REGION_CALLS, REGION_MESSAGES };          /* a window's group of columns */
+
+/* What a region's calls carry (region_encoder_begin): nothing, values per
+ * call only (collectives, one-sided: no message windows), those and the
+ * offset (I/O), or values per call and per message (point-to-point). */
+enum { REGION_NO_PAYLOAD, REGION_CALL_PAYLOAD, REGION_IO_PAYLOAD, REGION_MESSAGE_PAYLOAD };
+
+/* The payload of a region of MPI payload family `family` (NULL: none). */
+static inline int region_payload_of(const char *family)
+{
+    if (!family)
+        return REGION_NO_PAYLOAD;
+    if (strcmp(family, "p2p") == 0)
+        return REGION_MESSAGE_PAYLOAD;
+    return strcmp(family, "io") == 0 ? REGION_IO_PAYLOAD : REGION_CALL_PAYLOAD;
+}
 
 /* Bytes of one value of each column. */
 extern const size_t region_column_size[REGION_NCOLUMNS];
@@ -59,6 +76,7 @@ struct region_payload {
     const int32_t *msg_peer;
     const int64_t *msg_bytes;
     const int32_t *msg_tag, *msg_comm;
+    const int64_t *offset;      /* per call, REGION_IO_PAYLOAD (NULL: -1, none) */
     const int64_t *values[REGION_VALUE_SLOTS];   /* per call: argument i + 1 or, */
                                                  /* last, the return value */
 };
@@ -78,7 +96,7 @@ struct region_window {
     int32_t last;               /* the group's last window */
     int32_t has_callsites;      /* the call-site column is included: a call */
                                 /* of the region had one, here or earlier */
-    int32_t has_payload;        /* the region's calls carry payload */
+    int32_t has_payload;        /* what the region's calls carry: REGION_*_PAYLOAD */
     int32_t values;             /* the values its calls record: bit i, column */
                                 /* REGION_ARG1 + i */
     uint64_t bytes[REGION_NCOLUMNS];
@@ -97,6 +115,8 @@ static inline int region_window_has_column(const struct region_window *w, int c)
         return w->has_callsites;
     if (c >= REGION_ARG1)
         return (w->values >> (c - REGION_ARG1)) & 1;
+    if (c == REGION_OFFSET)
+        return w->has_payload == REGION_IO_PAYLOAD;
     return c < REGION_BYTES || w->has_payload;
 }
 
@@ -110,7 +130,7 @@ struct region_encoder {
     size_t buffered[2];                   /* of each group */
     int flushed[2];                       /* a window of the group went out */
     int has_callsites;
-    int has_payload;
+    int has_payload;                      /* REGION_*_PAYLOAD */
     int values;                           /* columns REGION_ARG1 + i it records */
     uint64_t calls;                       /* calls of the region added so far */
     struct call_stats stats;              /* of the buffered calls */
@@ -125,9 +145,9 @@ static inline void region_encoder_use_helpers(struct region_encoder *e, struct e
 {
     e->helpers = h;
 }
-/* Forgets the calls of the region before; the next carry payload or not.
- * -1 when out of memory for the payload's columns. */
-int region_encoder_begin(struct region_encoder *e, int has_payload);
+/* Forgets the calls of the region before; the next carry `payload`
+ * (REGION_*_PAYLOAD). -1 when out of memory for the payload's columns. */
+int region_encoder_begin(struct region_encoder *e, int payload);
 /* The region's calls record values too: bit i of `values`, column
  * REGION_ARG1 + i (given to region_encoder_add in payload->values). -1
  * when out of memory for their columns. */
@@ -153,9 +173,9 @@ int region_encoder_add(struct region_encoder *e, const int64_t *start, const int
                        const struct region_payload *payload, size_t n, region_window_fn emit,
                        void *ctx, const char **why);
 
-/* Hands the region's last windows to emit (messages first, then the calls;
- * every region has one of calls, maybe of no calls). Same result as
- * region_encoder_add. */
+/* Hands the region's last windows to emit (messages first, for a region
+ * of REGION_MESSAGE_PAYLOAD, then the calls; every region has one of
+ * calls, maybe of no calls). Same result as region_encoder_add. */
 int region_encoder_end(struct region_encoder *e, region_window_fn emit, void *ctx,
                        const char **why);
 

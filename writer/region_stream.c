@@ -25,7 +25,7 @@
 
 static const char *const column_name[REGION_NCOLUMNS] = {
     "start_times", "end_times", "thread_ids", "callsite_ids", "bytes", "peer", "tag", "comm",
-    "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "retval",
+    "offset", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "retval",
     "msg_call", "msg_kind", "msg_peer", "msg_bytes", "msg_tag", "msg_comm"};
 
 static hid_t column_file_type(int c)
@@ -117,7 +117,7 @@ int region_begin(struct region_stream *r, hid_t regions,
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;
     r->has_payload = info->payload != NULL;
-    if (region_encoder_begin(&r->encoder, r->has_payload) != 0) {
+    if (region_encoder_begin(&r->encoder, region_payload_of(info->payload)) != 0) {
         snprintf(r->err.buf, r->err.len, "out of memory for region '%s'", info->name);
         return -1;
     }
@@ -230,7 +230,7 @@ static int write_column(struct region_stream *r, int c, const struct region_wind
 int region_put_window(struct region_stream *r, const struct region_window *win)
 {
     if (r->complete || (win->group != REGION_CALLS && win->group != REGION_MESSAGES) ||
-        (win->group == REGION_MESSAGES && !win->has_payload) ||
+        (win->group == REGION_MESSAGES && win->has_payload != REGION_MESSAGE_PAYLOAD) ||
         (win->extensible && win->chunk != REGION_WINDOW) ||
         (!win->extensible && !win->last) || win->n > (win->chunk ? win->chunk : REGION_WINDOW)) {
         snprintf(r->err.buf, r->err.len, "put_window: a window out of place (%llu calls)",

@@ -78,12 +78,26 @@
     X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
     X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
     X(IALLTOALLW, "MPI_Ialltoallw", "collective")           \
+    X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
+    X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
+    X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \
+    X(INEIGHBOR_ALLGATHERV, "MPI_Ineighbor_allgatherv", "p2p")  \
+    X(NEIGHBOR_ALLTOALL, "MPI_Neighbor_alltoall", "p2p")    \
+    X(INEIGHBOR_ALLTOALL, "MPI_Ineighbor_alltoall", "p2p")  \
+    X(NEIGHBOR_ALLTOALLV, "MPI_Neighbor_alltoallv", "p2p")  \
+    X(INEIGHBOR_ALLTOALLV, "MPI_Ineighbor_alltoallv", "p2p")    \
+    X(NEIGHBOR_ALLTOALLW, "MPI_Neighbor_alltoallw", "p2p")  \
+    X(INEIGHBOR_ALLTOALLW, "MPI_Ineighbor_alltoallw", "p2p")    \
     X(PUT, "MPI_Put", "rma")                                \
     X(GET, "MPI_Get", "rma")                                \
     X(ACCUMULATE, "MPI_Accumulate", "rma")                  \
     X(RPUT, "MPI_Rput", "rma")                              \
     X(RGET, "MPI_Rget", "rma")                              \
     X(RACCUMULATE, "MPI_Raccumulate", "rma")                \
+    X(GET_ACCUMULATE, "MPI_Get_accumulate", "rma")          \
+    X(RGET_ACCUMULATE, "MPI_Rget_accumulate", "rma")        \
+    X(FETCH_AND_OP, "MPI_Fetch_and_op", "rma")              \
+    X(COMPARE_AND_SWAP, "MPI_Compare_and_swap", "rma")      \
     X(FILE_READ, "MPI_File_read", "io")                     \
     X(FILE_WRITE, "MPI_File_write", "io")                   \
     X(FILE_READ_ALL, "MPI_File_read_all", "io")             \
@@ -91,7 +105,21 @@
     X(FILE_READ_AT, "MPI_File_read_at", "io")               \
     X(FILE_WRITE_AT, "MPI_File_write_at", "io")             \
     X(FILE_READ_AT_ALL, "MPI_File_read_at_all", "io")       \
-    X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", "io")
+    X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", "io")    \
+    X(FILE_IREAD, "MPI_File_iread", "io")                   \
+    X(FILE_IWRITE, "MPI_File_iwrite", "io")                 \
+    X(FILE_IREAD_ALL, "MPI_File_iread_all", "io")           \
+    X(FILE_IWRITE_ALL, "MPI_File_iwrite_all", "io")         \
+    X(FILE_IREAD_AT, "MPI_File_iread_at", "io")             \
+    X(FILE_IWRITE_AT, "MPI_File_iwrite_at", "io")           \
+    X(FILE_IREAD_AT_ALL, "MPI_File_iread_at_all", "io")     \
+    X(FILE_IWRITE_AT_ALL, "MPI_File_iwrite_at_all", "io")   \
+    X(FILE_READ_SHARED, "MPI_File_read_shared", "io")       \
+    X(FILE_WRITE_SHARED, "MPI_File_write_shared", "io")     \
+    X(FILE_IREAD_SHARED, "MPI_File_iread_shared", "io")     \
+    X(FILE_IWRITE_SHARED, "MPI_File_iwrite_shared", "io")   \
+    X(FILE_READ_ORDERED, "MPI_File_read_ordered", "io")     \
+    X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,

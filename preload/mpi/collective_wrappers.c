@@ -1,29 +1,10 @@
 /* collective_wrappers.c: the collectives whose calls scope records with
  * what they carried (wrapped_call.h), blocking and nonblocking forms from
  * one description each: one item per call, its bytes being what leaves
- * this rank's send buffer (count x type size; v and w forms: the sum of
- * its send counts; a rooted collective's receive-only ranks, MPI_Bcast's
- * non-root ranks: 0; MPI_IN_PLACE: the data the rank contributes in
- * place), its peer the root as a world rank (-1 without one). */
-#include "wrapped_call.h"
-
-static int comm_size(const struct scope_comm *c)
-{
-    return c ? c->size : 0;
-}
-
-static int is_rank(const struct scope_comm *c, int root)
-{
-    return c && c->rank == root;
-}
-
-static int64_t sum(const int *counts, int n)
-{
-    int64_t total = 0;
-    for (int i = 0; counts && i < n; i++)
-        total += counts[i];
-    return total;
-}
+ * this rank's send buffer (collective_bytes.h; w forms: the sum of its
+ * typed send counts), its peer the root as a world rank (-1 without
+ * one). */
+#include "collective_bytes.h"
 
 static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 {
@@ -50,7 +31,7 @@ BOTH_FORMS(BARRIER, Barrier, IBARRIER, Ibarrier, (MPI_Comm comm), (comm), comm, 
 BOTH_FORMS(BCAST, Bcast, IBCAST, Ibcast,
            (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
            (buf, count, type, root, comm), comm,
-           is_rank(c, root) ? type_bytes(count, type) : 0, root)
+           broadcast_bytes(count, type, root, c), root)
 BOTH_FORMS(REDUCE, Reduce, IREDUCE, Ireduce,
            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
             MPI_Comm comm),
@@ -82,7 +63,7 @@ BOTH_FORMS(GATHER, Gather, IGATHER, Igather,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-           IN_PLACE(sendbuf) ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype),
+           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
            root)
 BOTH_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -90,40 +71,37 @@ BOTH_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
             MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
            comm,
-           IN_PLACE(sendbuf) ? type_bytes(recvcounts[root], recvtype)
-                             : type_bytes(sendcount, sendtype),
+           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
            root)
 BOTH_FORMS(SCATTER, Scatter, ISCATTER, Iscatter,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-           is_rank(c, root) ? type_bytes((int64_t)sendcount * comm_size(c), sendtype) : 0, root)
+           scatter_bytes(sendcount, NULL, sendtype, root, c), root)
 BOTH_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
            (const void *sendbuf, const int sendcounts[], const int displs[],
             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
             MPI_Comm comm),
            (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
-           comm, is_rank(c, root) ? type_bytes(sum(sendcounts, comm_size(c)), sendtype) : 0,
-           root)
+           comm, scatter_bytes(0, sendcounts, sendtype, root, c), root)
 BOTH_FORMS(ALLGATHER, Allgather, IALLGATHER, Iallgather,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
-           IN_PLACE(sendbuf) ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype),
+           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
            -1)
 BOTH_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
-           IN_PLACE(sendbuf) ? (c ? type_bytes(recvcounts[c->rank], recvtype) : 0)
-                             : type_bytes(sendcount, sendtype),
+           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
            -1)
 BOTH_FORMS(ALLTOALL, Alltoall, IALLTOALL, Ialltoall,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
-           IN_PLACE(sendbuf) ? type_bytes((int64_t)recvcount * comm_size(c), recvtype)
-                             : type_bytes((int64_t)sendcount * comm_size(c), sendtype),
+           alltoall_bytes(IN_PLACE(sendbuf), sendcount, NULL, sendtype, recvcount, NULL,
+                          recvtype, c),
            -1)
 BOTH_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
            (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -131,8 +109,8 @@ BOTH_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
             MPI_Datatype recvtype, MPI_Comm comm),
            (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
            comm,
-           IN_PLACE(sendbuf) ? type_bytes(sum(recvcounts, comm_size(c)), recvtype)
-                             : type_bytes(sum(sendcounts, comm_size(c)), sendtype),
+           alltoall_bytes(IN_PLACE(sendbuf), 0, sendcounts, sendtype, 0, recvcounts, recvtype,
+                          c),
            -1)
 BOTH_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
            (const void *sendbuf, const int sendcounts[], const int sdispls[],

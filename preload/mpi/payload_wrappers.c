@@ -22,18 +22,6 @@ static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int d
     add_item(w, SCOPE_ITEM_SENT, type_bytes(count, type), scope_comm_world_rank(c, dest), tag, c);
 }
 
-/* Whether a Wait or Test is recorded: receives must then be followed. */
-static int completions_recorded(void)
-{
-    static const enum scope_wrapped_function f[] = {
-        SCOPE_WRAPPED_WAIT, SCOPE_WRAPPED_WAITALL, SCOPE_WRAPPED_WAITANY, SCOPE_WRAPPED_WAITSOME,
-        SCOPE_WRAPPED_TEST, SCOPE_WRAPPED_TESTALL, SCOPE_WRAPPED_TESTANY, SCOPE_WRAPPED_TESTSOME};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (scope_wrapped_hook[f[i]])
-            return 1;
-    return 0;
-}
-
 /* ---- sends: one description per family ---- */
 
 #define BLOCKING_SEND(F, NAME)                                                               \

@@ -34,7 +34,7 @@ static int prepare_region(struct scope_prepared *p, struct scope_event_groups *l
     if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0)
         return -1;
     const char *why = NULL;
-    if (scope_encode_region(le, r, file_ids, info.payload != NULL, enc, chunk, log_window, p,
+    if (scope_encode_region(le, r, file_ids, region_payload_of(info.payload), enc, chunk, log_window, p,
                             &why) != 0)
         goto fail;
     if (scope_event_groups_error(le)) {

@@ -1,7 +1,9 @@
 /* rma_io_wrappers.c: one-sided communication and MPI-IO, recorded with
  * what they carried (wrapped_call.h), one description per function: an RMA
  * call's bytes are the origin's count x type size (put, got or
- * accumulated), its peer the target as a world rank (through the
+ * accumulated; the atomics that also fetch: what goes to the target,
+ * nothing for MPI_NO_OP, plus what comes back, MPI_Compare_and_swap's
+ * compare value too), its peer the target as a world rank (through the
  * communicator the window was created over: the window constructors are
  * wrapped here), its communicator that one's id; an I/O call's bytes are
  * count x type size of what it read or wrote (no peer, tag or
@@ -31,22 +33,114 @@ RMA(ACCUMULATE, Accumulate, RACCUMULATE, Raccumulate,
     (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
      op, win))
 
-/* File reads and writes, explicit offset or not, individual or collective. */
-#define IO(F, NAME, PARAMS, ARGS) CARRIER(F, NAME, PARAMS, ARGS, type_bytes(count, type), -1, NULL)
-#define IO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Status *status)
+/* What an atomic sends to the target: nothing for MPI_NO_OP. */
+static int64_t operand_bytes(int count, MPI_Datatype type, MPI_Op op)
+{
+    return op == MPI_NO_OP ? 0 : type_bytes(count, type);
+}
 
-IO(FILE_READ, File_read, IO_PARAMS(void *buf,), (fh, buf, count, type, status))
-IO(FILE_WRITE, File_write, IO_PARAMS(const void *buf,), (fh, buf, count, type, status))
-IO(FILE_READ_ALL, File_read_all, IO_PARAMS(void *buf,), (fh, buf, count, type, status))
-IO(FILE_WRITE_ALL, File_write_all, IO_PARAMS(const void *buf,), (fh, buf, count, type, status))
-IO(FILE_READ_AT, File_read_at, IO_PARAMS(MPI_Offset offset, void *buf,),
-   (fh, offset, buf, count, type, status))
-IO(FILE_WRITE_AT, File_write_at, IO_PARAMS(MPI_Offset offset, const void *buf,),
-   (fh, offset, buf, count, type, status))
-IO(FILE_READ_AT_ALL, File_read_at_all, IO_PARAMS(MPI_Offset offset, void *buf,),
-   (fh, offset, buf, count, type, status))
-IO(FILE_WRITE_AT_ALL, File_write_at_all, IO_PARAMS(MPI_Offset offset, const void *buf,),
-   (fh, offset, buf, count, type, status))
+#define GET_ACCUMULATE_BYTES                                                                 \
+    operand_bytes(origin_count, origin_type, op) + type_bytes(result_count, result_type)
+#define GET_ACCUMULATE_PARAMS                                                                \
+    (const void *origin_addr, int origin_count, MPI_Datatype origin_type, void *result_addr,  \
+     int result_count, MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,      \
+     int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win)
+#define GET_ACCUMULATE_ARGS                                                                  \
+    (origin_addr, origin_count, origin_type, result_addr, result_count, result_type,         \
+     target_rank, target_disp, target_count, target_type, op, win)
+
+CARRIER(GET_ACCUMULATE, Get_accumulate, GET_ACCUMULATE_PARAMS, GET_ACCUMULATE_ARGS,
+        GET_ACCUMULATE_BYTES, target_rank, scope_window_comm(win))
+CARRIER(RGET_ACCUMULATE, Rget_accumulate,
+        (UNPAREN GET_ACCUMULATE_PARAMS, MPI_Request *request),
+        (UNPAREN GET_ACCUMULATE_ARGS, request), GET_ACCUMULATE_BYTES, target_rank,
+        scope_window_comm(win))
+CARRIER(FETCH_AND_OP, Fetch_and_op,
+        (const void *origin_addr, void *result_addr, MPI_Datatype type, int target_rank,
+         MPI_Aint target_disp, MPI_Op op, MPI_Win win),
+        (origin_addr, result_addr, type, target_rank, target_disp, op, win),
+        operand_bytes(1, type, op) + type_bytes(1, type), target_rank, scope_window_comm(win))
+CARRIER(COMPARE_AND_SWAP, Compare_and_swap,
+        (const void *origin_addr, const void *compare_addr, void *result_addr,
+         MPI_Datatype type, int target_rank, MPI_Aint target_disp, MPI_Win win),
+        (origin_addr, compare_addr, result_addr, type, target_rank, target_disp, win),
+        type_bytes(3, type), target_rank, scope_window_comm(win))
+
+/* ---- file reads and writes ----
+ * Each call's one item (scope_io_item) keeps the absolute byte offset
+ * where it starts: the explicit offset of the _at forms, otherwise the
+ * individual file pointer's, both through the file's view
+ * (MPI_File_get_byte_offset), asked before the call, outside its time;
+ * -1 for the shared file pointer (asking it would synchronize). */
+
+static int64_t byte_offset(MPI_File fh, MPI_Offset offset)
+{
+    MPI_Offset at;
+    return PMPI_File_get_byte_offset(fh, offset, &at) == MPI_SUCCESS ? (int64_t)at : -1;
+}
+
+static int64_t pointer_offset(MPI_File fh)
+{
+    MPI_Offset position;
+    return PMPI_File_get_position(fh, &position) == MPI_SUCCESS ? byte_offset(fh, position) : -1;
+}
+
+/* MPI_NAME wrapped: OFFSET, an expression of the arguments, where it starts. */
+#define IO(F, NAME, PARAMS, ARGS, OFFSET)                                                    \
+    EXPORT int MPI_##NAME PARAMS                                                             \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
+            return PMPI_##NAME ARGS;                                                         \
+        int64_t starts_at = (OFFSET);                                                        \
+        w.start = scope_wrapped_clock();                                                     \
+        int rc = PMPI_##NAME ARGS;                                                           \
+        call_returned(&w);                                                                   \
+        if (rc == MPI_SUCCESS) {                                                             \
+            struct scope_payload_item it = scope_io_item(type_bytes(count, type), starts_at); \
+            add_item(&w, SCOPE_ITEM_CALL, it.bytes, it.peer, it.tag, NULL);                  \
+        }                                                                                    \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
+    }
+
+#define IO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Status *status)
+#define IIO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Request *request)
+
+/* A read or write at the individual file pointer, blocking with a status
+ * or nonblocking (I...) with a request. */
+#define AT_POINTER(F, NAME, IF, INAME, BUF)                                                  \
+    IO(F, NAME, IO_PARAMS(BUF,), (fh, buf, count, type, status), pointer_offset(fh))         \
+    IO(IF, INAME, IIO_PARAMS(BUF,), (fh, buf, count, type, request), pointer_offset(fh))
+
+/* The same at an explicit offset. */
+#define AT_OFFSET(F, NAME, IF, INAME, BUF)                                                   \
+    IO(F, NAME, IO_PARAMS(MPI_Offset offset, BUF,), (fh, offset, buf, count, type, status),  \
+       byte_offset(fh, offset))                                                              \
+    IO(IF, INAME, IIO_PARAMS(MPI_Offset offset, BUF,),                                       \
+       (fh, offset, buf, count, type, request), byte_offset(fh, offset))
+
+AT_POINTER(FILE_READ, File_read, FILE_IREAD, File_iread, void *buf)
+AT_POINTER(FILE_WRITE, File_write, FILE_IWRITE, File_iwrite, const void *buf)
+AT_POINTER(FILE_READ_ALL, File_read_all, FILE_IREAD_ALL, File_iread_all, void *buf)
+AT_POINTER(FILE_WRITE_ALL, File_write_all, FILE_IWRITE_ALL, File_iwrite_all, const void *buf)
+AT_OFFSET(FILE_READ_AT, File_read_at, FILE_IREAD_AT, File_iread_at, void *buf)
+AT_OFFSET(FILE_WRITE_AT, File_write_at, FILE_IWRITE_AT, File_iwrite_at, const void *buf)
+AT_OFFSET(FILE_READ_AT_ALL, File_read_at_all, FILE_IREAD_AT_ALL, File_iread_at_all, void *buf)
+AT_OFFSET(FILE_WRITE_AT_ALL, File_write_at_all, FILE_IWRITE_AT_ALL, File_iwrite_at_all,
+          const void *buf)
+/* the shared file pointer: offset unknown */
+IO(FILE_READ_SHARED, File_read_shared, IO_PARAMS(void *buf,), (fh, buf, count, type, status), -1)
+IO(FILE_WRITE_SHARED, File_write_shared, IO_PARAMS(const void *buf,),
+   (fh, buf, count, type, status), -1)
+IO(FILE_IREAD_SHARED, File_iread_shared, IIO_PARAMS(void *buf,),
+   (fh, buf, count, type, request), -1)
+IO(FILE_IWRITE_SHARED, File_iwrite_shared, IIO_PARAMS(const void *buf,),
+   (fh, buf, count, type, request), -1)
+IO(FILE_READ_ORDERED, File_read_ordered, IO_PARAMS(void *buf,), (fh, buf, count, type, status),
+   -1)
+IO(FILE_WRITE_ORDERED, File_write_ordered, IO_PARAMS(const void *buf,),
+   (fh, buf, count, type, status), -1)
 
 /* ---- window constructors: a window's targets are its communicator's ranks ---- */
 

@@ -117,6 +117,18 @@ static inline int64_t type_bytes(int64_t count, MPI_Datatype type)
     return PMPI_Type_size(type, &size) == MPI_SUCCESS ? count * size : 0;
 }
 
+/* Whether a Wait or Test is recorded: receives must then be followed. */
+static inline int completions_recorded(void)
+{
+    static const enum scope_wrapped_function f[] = {
+        SCOPE_WRAPPED_WAIT, SCOPE_WRAPPED_WAITALL, SCOPE_WRAPPED_WAITANY, SCOPE_WRAPPED_WAITSOME,
+        SCOPE_WRAPPED_TEST, SCOPE_WRAPPED_TESTALL, SCOPE_WRAPPED_TESTANY, SCOPE_WRAPPED_TESTSOME};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (scope_wrapped_hook[f[i]])
+            return 1;
+    return 0;
+}
+
 #define UNPAREN(...) __VA_ARGS__
 
 /* MPI_NAME wrapped: each call recorded as one item carrying BYTES to

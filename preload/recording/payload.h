@@ -4,7 +4,8 @@
  * per item:
  *   word0 = bytes (40 bits) | (comm + 1) << 40 (22 bits) | (kind + 1) << 62
  *   word1 = (uint32) peer | (uint32) tag << 32
- * so word0 is never 0 (an unused slot). Bytes beyond 40 bits (1 TiB) are
+ * so word0 is never 0 (an unused slot); an I/O call's item has its file
+ * offset as word1 (scope_io_item). Bytes beyond 40 bits (1 TiB) are
  * stored as the most that fits; comm ids beyond 2^22 - 2 as none. */
 #ifndef SCOPE_PAYLOAD_H
 #define SCOPE_PAYLOAD_H
@@ -26,6 +27,20 @@ struct scope_payload_item {
     int32_t comm;              /* the process's communicator id, -1 none */
     int32_t kind;              /* enum scope_item_kind */
 };
+
+/* An I/O call has no peer, tag or communicator: its one item keeps the
+ * file offset (-1: unknown) where peer and tag would be. */
+static inline struct scope_payload_item scope_io_item(int64_t bytes, int64_t offset)
+{
+    return (struct scope_payload_item){bytes, (int32_t)(uint32_t)(uint64_t)offset,
+                                       (int32_t)(uint32_t)((uint64_t)offset >> 32), -1,
+                                       SCOPE_ITEM_CALL};
+}
+
+static inline int64_t scope_item_offset(const struct scope_payload_item *it)
+{
+    return (int64_t)((uint64_t)(uint32_t)it->peer | (uint64_t)(uint32_t)it->tag << 32);
+}
 
 #define SCOPE_ITEM_BYTES_MAX ((INT64_C(1) << 40) - 1)
 #define SCOPE_ITEM_COMM_LIMIT ((INT32_C(1) << 22) - 1)

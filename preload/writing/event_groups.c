@@ -340,7 +340,7 @@ struct region_payload scope_chunk_payload(const struct scope_chunk *c)
 {
     const struct scope_chunk_messages *m = &c->messages;
     struct region_payload p = {c->bytes, c->peer, c->tag, c->comm, m->n, m->call, m->kind,
-                               m->peer, m->bytes, m->tag, m->comm, {NULL}};
+                               m->peer, m->bytes, m->tag, m->comm, c->offset, {NULL}};
     for (int slot = 0; slot < SCOPE_VALUE_SLOTS; slot++)
         p.values[slot] = c->value[slot];
     return p;
@@ -375,16 +375,24 @@ static int32_t file_comm(const struct scope_event_groups *g, int32_t comm)
     return (size_t)comm < g->ncomm_ids ? g->comm_ids[comm] : -1;
 }
 
-/* What event e (the chunk's call chunk->n) carried, from its items. */
+/* What event e (the chunk's call chunk->n) carried, from its items; an
+ * I/O call's item has its offset where peer and tag would be (payload.h). */
 static void take_payload(const struct scope_event_groups *g, const struct scope_event *e,
-                         struct scope_chunk *chunk)
+                         int io, struct scope_chunk *chunk)
 {
     size_t i = chunk->n;
     chunk->bytes[i] = 0;
     chunk->peer[i] = chunk->tag[i] = chunk->comm[i] = -1;
+    chunk->offset[i] = -1;
     const struct scope_payload_store *s = &g->payload;
     if (e->item_first + e->nitems > s->nitems)
         return;
+    if (io && e->nitems == 1) {
+        const struct scope_payload_item *it = &s->items[e->item_first];
+        chunk->bytes[i] = it->bytes;
+        chunk->offset[i] = scope_item_offset(it);
+        return;
+    }
     for (uint32_t k = 0; k < e->nitems; k++) {
         const struct scope_payload_item *it = &s->items[e->item_first + k];
         int32_t comm = file_comm(g, it->comm);
@@ -436,6 +444,7 @@ size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t f
 {
     size_t total = scope_event_groups_calls(g, r);
     int merged = g->runs.nruns > 0;
+    int io = g->region_payload && g->region_payload[r] && strcmp(g->region_payload[r], "io") == 0;
     chunk->n = 0;
     chunk->messages.n = 0;
     if (merged && (r != g->merge_region || from < g->merge_next)) {
@@ -456,7 +465,7 @@ size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t f
         chunk->thread[chunk->n] = e.thread;
         chunk->callsite[chunk->n] = e.callsite;
         if (g->region_payload && g->region_payload[r])
-            take_payload(g, &e, chunk);
+            take_payload(g, &e, io, chunk);
         if (g->region_values && g->region_values[r])
             take_values(g, &e, g->region_values[r], chunk);
         chunk->n++;

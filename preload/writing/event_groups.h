@@ -126,6 +126,7 @@ struct scope_chunk {
     /* what each call carried (a region with payload) */
     int64_t bytes[SCOPE_CHUNK_EVENTS];
     int32_t peer[SCOPE_CHUNK_EVENTS], tag[SCOPE_CHUNK_EVENTS], comm[SCOPE_CHUNK_EVENTS];
+    int64_t offset[SCOPE_CHUNK_EVENTS];     /* an I/O call's (payload.h), -1 none */
     /* argument i + 1 (i < 6) or return value (i = 6) of each call, 0 when the */
     /* call has none (a return value of a call that did not return) */
     int64_t value[SCOPE_VALUE_SLOTS][SCOPE_CHUNK_EVENTS];

@@ -18,12 +18,12 @@ int32_t *scope_chunk_callsites(int32_t *ids, size_t n, const int32_t *map)
 }
 
 int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *callsite_map,
-                        int has_payload, struct region_encoder *enc, struct scope_chunk *chunk,
+                        int payload_kind, struct region_encoder *enc, struct scope_chunk *chunk,
                         region_window_fn emit, void *ctx, const char **why)
 {
     size_t count = scope_event_groups_calls(g, r);
     int values = g->region_values ? g->region_values[r] : 0;
-    if (region_encoder_begin(enc, has_payload) != 0 ||
+    if (region_encoder_begin(enc, payload_kind) != 0 ||
         region_encoder_record_values(enc, values) != 0) {
         *why = "out of memory encoding the calls";
         return -1;
@@ -37,7 +37,7 @@ int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *c
         }
         if (region_encoder_add(enc, chunk->start, chunk->end, chunk->thread,
                                scope_chunk_callsites(chunk->callsite, chunk->n, callsite_map),
-                               has_payload || values ? &payload : NULL, chunk->n, emit, ctx,
+                               payload_kind || values ? &payload : NULL, chunk->n, emit, ctx,
                                why) != 0)
             return -1;
         if (chunk->n == 0)
@@ -75,7 +75,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
         struct scope_region_info info = region_info(g, r, ctx);
         const char *why = NULL;
         if (api->begin_region(w, &info) != 0 ||
-            scope_encode_region(g, r, callsite_map, info.payload != NULL, &enc, chunk,
+            scope_encode_region(g, r, callsite_map, region_payload_of(info.payload), &enc, chunk,
                                 place_window, &placing, &why) != 0 ||
             scope_event_groups_error(g) || api->end_region(w) != 0)
             goto fail;

@@ -23,11 +23,12 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
 
 /* Region r's calls encoded window by window as the file stores them,
  * each window handed to emit (call sites mapped through callsite_map, as
- * scope_chunk_callsites does; with has_payload, what the calls carried
- * too; the values they recorded, if any). 0, or -1 with *why when encoding or emit failed; a failed merge
+ * scope_chunk_callsites does; what the calls carried too as
+ * payload_kind, REGION_*_PAYLOAD, says, and the values they recorded, if
+ * any). 0, or -1 with *why when encoding or emit failed; a failed merge
  * shows in scope_event_groups_error. */
 int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *callsite_map,
-                        int has_payload, struct region_encoder *enc, struct scope_chunk *chunk,
+                        int payload_kind, struct region_encoder *enc, struct scope_chunk *chunk,
                         region_window_fn emit, void *ctx, const char **why);
 
 /* The run's call-site table, after every rank (nothing when it is empty). */

@@ -80,7 +80,7 @@ static double encode_rank(size_t calls)
         synthetic_calls(&shape, 88172645463325252ull + (uint64_t)g, calls, start, end, NULL);
         const char *why = NULL;
         double t0 = bench_now();
-        region_encoder_begin(&enc, 0);
+        region_encoder_begin(&enc, REGION_NO_PAYLOAD);
         if (region_encoder_add(&enc, start, end, NULL, NULL, NULL, calls, keep_window,
                                &regions[g], &why) != 0 ||
             region_encoder_end(&enc, keep_window, &regions[g], &why) != 0) {

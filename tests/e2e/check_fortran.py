@@ -1,11 +1,16 @@
 """check_fortran.py: the file of tests/programs/payload_fortran.F90 run on
-4 ranks must say what its Fortran sends and collectives carried (bytes,
-peers as world ranks, tags, roots) and name the program's own subroutines
-as their call sites, not the MPI library's Fortran bindings.
+4 ranks must say what its Fortran sends, receives, completions and
+collectives carried (bytes, peers as world ranks, tags, roots, the
+messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
+resolved), total bytes sent must equal total bytes received, and the call
+sites must be the program's own subroutines, not the MPI library's Fortran
+bindings.
 usage: check_fortran.py FILE [DIR (unused)]"""
 import sys
 
 import h5py
+
+N = 4
 
 
 def fail(message):
@@ -13,24 +18,78 @@ def fail(message):
     sys.exit(1)
 
 
+def columns(g):
+    return [g[k][:].tolist() for k in ("bytes", "peer", "tag", "comm")]
+
+
+def messages(g):
+    if "msg_kind" not in g:
+        return []
+    return list(zip(*(g[k][:].tolist() for k in ("msg_call", "msg_kind", "msg_peer",
+                                                  "msg_bytes", "msg_tag", "msg_comm"))))
+
+
 with h5py.File(sys.argv[1]) as f:
     frames, sites = f["metadata/callsite_frames"][:], f["metadata/callsites"][:]
-    for r in range(4):
-        want = {"MPI_Send": (20 * (r + 1), (r + 1) % 4, 50 + r, "exchange"),
-                "MPI_Bcast": (48 if r == 1 else 0, 1, -1, "collectives"),
-                "MPI_Reduce": (12, 2, -1, "collectives"),
-                "MPI_Allreduce": (16, -1, -1, "collectives"),
-                "MPI_Barrier": (0, -1, -1, "collectives")}
-        for name, (nbytes, peer, tag, caller) in want.items():
+
+    def caller_of(g, i):
+        fn = frames[sites[g["callsite_ids"][i]][0]]["function"]
+        return fn.decode() if isinstance(fn, bytes) else fn
+
+    sent = received = 0
+    for r in range(N):
+        left, right = (r + N - 1) % N, (r + 1) % N
+        # per call: (bytes, peer, tag) of each call, on communicator 0, and its caller
+        want = {
+            "MPI_Send": ([(20 * (r + 1), right, 50 + r)], "exchange"),
+            "MPI_Recv": ([(20 * (left + 1), left, 50 + left)], "exchange"),
+            "MPI_Bcast": ([(48 if r == 1 else 0, 1, -1)], "collectives"),
+            "MPI_Reduce": ([(12, 2, -1)], "collectives"),
+            "MPI_Allreduce": ([(16, -1, -1)], "collectives"),
+            "MPI_Barrier": ([(0, -1, -1)], "collectives"),
+            "MPI_Gather": ([(8, 3, -1)], "gathers"),
+            "MPI_Gatherv": ([(4 * (r + 1), 0, -1)], "gathers"),
+            "MPI_Scatter": ([(48 if r == 1 else 0, 1, -1)], "gathers"),
+            "MPI_Scatterv": ([(40 if r == 2 else 0, 2, -1)], "gathers"),
+            "MPI_Allgather": ([(8, -1, -1), (4, -1, -1)], "gathers"),
+            "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)], "gathers"),
+            "MPI_Alltoall": ([(32, -1, -1)], "gathers"),
+            "MPI_Alltoallv": ([(4 * (4 * r + 6), -1, -1)], "gathers"),
+            "MPI_Isend": ([(12 * (r + 1), right, 70), (16 * (r + 1), left, 71)], "ring"),
+            "MPI_Irecv": ([(0, -1, 70), (0, right, 71)], "ring"),
+            "MPI_Waitall": ([(12 * (left + 1), left, 70)], "ring"),
+            "MPI_Wait": ([(16 * (right + 1), right, 71), (0, -1, -1)], "ring"),
+            "MPI_Sendrecv": ([(16 * (r + 1) + 16 * (right + 1), -1, 72)], "ring"),
+        }
+        for name, (calls, caller) in want.items():
             g = f[f"rank{r}/regions/{name}"]
-            got = (g["bytes"][:].tolist(), g["peer"][:].tolist(), g["tag"][:].tolist(),
-                   g["comm"][:].tolist())
-            if got != ([nbytes], [peer], [tag], [0]):
-                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}")
-            fn = frames[sites[g["callsite_ids"][0]][0]]["function"]
-            fn = fn.decode() if isinstance(fn, bytes) else fn
-            if caller not in fn:
-                fail(f"rank {r} {name}: called from {fn!r}, not the program's {caller}")
-        if len(f[f"rank{r}/regions/MPI_Recv/start_times"]) != 1:
-            fail(f"rank {r}: MPI_Recv not recorded once")
-    print("check_fortran: every Fortran call's payload and call site as expected")
+            got = columns(g)
+            # a Wait completing only a send carried nothing: communicator -1
+            comms = [-1 if c == (0, -1, -1) and name == "MPI_Wait" else 0 for c in calls]
+            if got != [[c[0] for c in calls], [c[1] for c in calls], [c[2] for c in calls],
+                       comms]:
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {calls}")
+            for i in range(len(calls)):
+                if caller not in caller_of(g, i):
+                    fail(f"rank {r} {name}: called from {caller_of(g, i)!r}, not the "
+                         f"program's {caller}")
+        # the messages of the point-to-point calls: (call, kind, peer, bytes, tag, comm)
+        want_msgs = {
+            "MPI_Send": [(0, 0, right, 20 * (r + 1), 50 + r, 0)],
+            "MPI_Recv": [(0, 1, left, 20 * (left + 1), 50 + left, 0)],
+            "MPI_Isend": [(0, 0, right, 12 * (r + 1), 70, 0), (1, 0, left, 16 * (r + 1), 71, 0)],
+            "MPI_Waitall": [(0, 1, left, 12 * (left + 1), 70, 0)],
+            "MPI_Wait": [(0, 1, right, 16 * (right + 1), 71, 0)],
+            "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
+                             (0, 1, right, 16 * (right + 1), 72, 0)],
+        }
+        for name, msgs in want_msgs.items():
+            got = messages(f[f"rank{r}/regions/{name}"])
+            if got != msgs:
+                fail(f"rank {r} {name}: messages {got}, want {msgs}")
+            sent += sum(m[3] for m in got if m[1] == 0)
+            received += sum(m[3] for m in got if m[1] == 1)
+    if sent != received or sent == 0:
+        fail(f"{sent} bytes sent, {received} received")
+    print(f"check_fortran: every Fortran call's payload and call site as expected; "
+          f"{sent} bytes sent and received")

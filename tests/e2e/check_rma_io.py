@@ -1,7 +1,9 @@
 """check_rma_io.py: the file of tests/programs/payload_rma_io.c run on 4
 ranks must say what every one-sided and I/O call carried: MPI_Put,
-MPI_Get and MPI_Accumulate with the origin's bytes and the target as a
-world rank through the window's communicator (ranks reversed), that
+MPI_Get and MPI_Accumulate with the origin's bytes, the atomics
+MPI_Get_accumulate (also with MPI_NO_OP), MPI_Fetch_and_op and
+MPI_Compare_and_swap with the bytes to the target and back, each with the
+target as a world rank through the window's communicator (ranks reversed), that
 communicator's members; MPI_File_write_at and MPI_File_read_at_all with
 the bytes written and read.
 usage: check_rma_io.py FILE [DIR (unused)]"""
@@ -20,16 +22,39 @@ with h5py.File(sys.argv[1]) as f:
     members = f["metadata/communicator_members"][:].tolist()
     window_comms = set()
     for r in range(4):
+        # I/O: (bytes, offset) per call
+        io = {"MPI_File_write_at": [(10 * (r + 1), 100 * r)],
+              "MPI_File_read_at_all": [(20, 0)], "MPI_File_write": [(4, 100 * r + 50)],
+              "MPI_File_iwrite_at": [(12, 100 * r + 60)], "MPI_File_iread": [(8, 100 * r + 54)],
+              "MPI_File_write_shared": [(2, -1)], "MPI_File_write_ordered": [(r + 1, -1)],
+              "MPI_File_read_at": [(4, 1008)]}
+        for name, calls in io.items():
+            g = f[f"rank{r}/regions/{name}"]
+            got = (list(zip(g["bytes"][:].tolist(), g["offset"][:].tolist())),
+                   g["peer"][:].tolist(), g["tag"][:].tolist(), g["comm"][:].tolist())
+            if got != (calls, [-1] * len(calls), [-1] * len(calls), [-1] * len(calls)):
+                fail(f"rank {r} {name}: ((bytes, offset), peer, tag, comm) {got}, want {calls}")
+            if g.attrs.get("mpi_payload") not in ("io", b"io"):
+                fail(f"rank {r} {name}: family {g.attrs.get('mpi_payload')}")
         want = {"MPI_Put": ("rma", 12 * (r + 1), 3), "MPI_Get": ("rma", 16, 2),
                 "MPI_Accumulate": ("rma", 16, 1), "MPI_File_write_at": ("io", 10 * (r + 1), -1),
-                "MPI_File_read_at_all": ("io", 20, -1)}
+                "MPI_File_read_at_all": ("io", 20, -1),
+                "MPI_Get_accumulate": ("rma", [8 + 8, 12], [0, 0]),
+                "MPI_Fetch_and_op": ("rma", 16, (r + 3) % 4),
+                "MPI_Compare_and_swap": ("rma", 24, (r + 2) % 4)}
         for name, (family, nbytes, peer) in want.items():
             g = f[f"rank{r}/regions/{name}"]
             got_family = g.attrs.get("mpi_payload")
             got_family = got_family.decode() if isinstance(got_family, bytes) else got_family
             got = (got_family, g["bytes"][:].tolist(), g["peer"][:].tolist())
-            if got != (family, [nbytes], [peer]):
-                fail(f"rank {r} {name}: {got}, want {(family, [nbytes], [peer])}")
+            want_calls = (family, nbytes if isinstance(nbytes, list) else [nbytes],
+                          peer if isinstance(peer, list) else [peer])
+            if got != want_calls:
+                fail(f"rank {r} {name}: {got}, want {want_calls}")
+            if any(k.startswith("msg_") for k in g):
+                fail(f"rank {r} {name}: message datasets in a {family} region")
+            if family == "rma" and "offset" in g:
+                fail(f"rank {r} {name}: an offset in a one-sided region")
             if family == "rma":
                 window_comms |= set(g["comm"][:].tolist())
             elif g["comm"][:].tolist() != [-1]:

@@ -1,15 +1,29 @@
 ! payload_fortran.F90: Fortran MPI calls whose payload is known in
-! advance, for the payload end-to-end test (tests/e2e/payload.sh), on 4
-! ranks, with `use mpi` (-DMPI_BINDING=1) or `use mpi_f08` (3): in
-! subroutine exchange, each rank sends 5 (r + 1) integers to its right
-! (tag 50 + r) with MPI_Send and receives from its left with MPI_Recv;
-! in subroutine collectives, MPI_Bcast of 6 doubles from root 1,
-! MPI_Reduce of 3 integers to root 2, MPI_Allreduce of 2 doubles and
-! MPI_Barrier.
+! advance, for the payload end-to-end test (tests/e2e/payload.sh with
+! check_fortran.py), on 4 ranks, with `use mpi` (-DMPI_BINDING=1) or
+! `use mpi_f08` (3). In subroutine exchange, each rank r sends 5 (r + 1)
+! integers to its right (tag 50 + r) with MPI_Send and receives from its
+! left with MPI_Recv. In subroutine ring, 3 (r + 1) integers to the right
+! (tag 70) with MPI_Isend and from MPI_ANY_SOURCE with MPI_Irecv, then
+! MPI_Waitall ignoring the statuses; 4 (r + 1) integers to the left (tag
+! 71) by MPI_Isend/MPI_Irecv completed by two MPI_Wait (the receive's
+! status ignored); 2 (r + 1) doubles to the left (tag 72) with
+! MPI_Sendrecv from the right. In subroutine collectives, MPI_Bcast of 6
+! doubles from root 1, MPI_Reduce of 3 integers to root 2, MPI_Allreduce
+! of 2 doubles and MPI_Barrier. In subroutine gathers: MPI_Gather of 2
+! integers to root 3, MPI_Gatherv of r + 1 integers to root 0,
+! MPI_Scatter of 3 integers per rank from root 1, MPI_Scatterv of 1..4
+! integers from root 2, MPI_Allgather of 1 double and again in place of 1
+! integer, MPI_Allgatherv of r + 1 integers, MPI_Alltoall of 2 integers
+! per rank and MPI_Alltoallv of r + i integers to rank i.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
+#define STATUS type(MPI_Status)
+#define REQUEST type(MPI_Request)
 #else
 #define USE_MPI use mpi
+#define STATUS integer
+#define REQUEST integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -28,6 +42,34 @@
                   MPI_COMM_WORLD, st, ierr)
   end subroutine exchange
 
+  subroutine ring(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, ierr
+    double precision :: dout(16), din(16)
+    REQUEST :: reqs(2), rreq, sreq
+#if MPI_BINDING == 3
+    type(MPI_Status) :: st
+#else
+    integer :: st(MPI_STATUS_SIZE)
+#endif
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    out = rank
+    dout = rank
+    call MPI_Irecv(in, 64, MPI_INTEGER, MPI_ANY_SOURCE, 70, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Isend(out, 3 * (rank + 1), MPI_INTEGER, right, 70, MPI_COMM_WORLD, reqs(2), ierr)
+    call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    call MPI_Irecv(in, 64, MPI_INTEGER, right, 71, MPI_COMM_WORLD, rreq, ierr)
+    call MPI_Isend(out, 4 * (rank + 1), MPI_INTEGER, left, 71, MPI_COMM_WORLD, sreq, ierr)
+    call MPI_Wait(rreq, MPI_STATUS_IGNORE, ierr)
+    call MPI_Wait(sreq, st, ierr)
+    call MPI_Sendrecv(dout, 2 * (rank + 1), MPI_DOUBLE_PRECISION, left, 72, &
+                      din, 16, MPI_DOUBLE_PRECISION, right, 72, MPI_COMM_WORLD, &
+                      MPI_STATUS_IGNORE, ierr)
+  end subroutine ring
+
   subroutine collectives()
     USE_MPI
     implicit none
@@ -42,6 +84,42 @@
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
   end subroutine collectives
 
+  subroutine gathers(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), counts(4), displs(4), rcounts(4), rdispls(4), k, ierr
+    double precision :: d(1), dall(4)
+    out = rank
+    d = rank
+    do k = 1, nranks
+      counts(k) = k
+      displs(k) = 8 * (k - 1)
+      rcounts(k) = rank + k - 1
+      rdispls(k) = 16 * (k - 1)
+    end do
+    call MPI_Gather(out, 2, MPI_INTEGER, in, 2, MPI_INTEGER, 3, MPI_COMM_WORLD, ierr)
+    call MPI_Gatherv(out, rank + 1, MPI_INTEGER, in, counts, displs, MPI_INTEGER, 0, &
+                     MPI_COMM_WORLD, ierr)
+    call MPI_Scatter(out, 3, MPI_INTEGER, in, 3, MPI_INTEGER, 1, MPI_COMM_WORLD, ierr)
+    call MPI_Scatterv(out, counts, displs, MPI_INTEGER, in, rank + 1, MPI_INTEGER, 2, &
+                      MPI_COMM_WORLD, ierr)
+    call MPI_Allgather(d, 1, MPI_DOUBLE_PRECISION, dall, 1, MPI_DOUBLE_PRECISION, &
+                       MPI_COMM_WORLD, ierr)
+    in(rank + 1) = rank
+    call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, in, 1, MPI_INTEGER, &
+                       MPI_COMM_WORLD, ierr)
+    call MPI_Allgatherv(out, rank + 1, MPI_INTEGER, in, counts, displs, MPI_INTEGER, &
+                        MPI_COMM_WORLD, ierr)
+    call MPI_Alltoall(out, 2, MPI_INTEGER, in, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    do k = 1, nranks
+      counts(k) = rank + k - 1
+      displs(k) = 16 * (k - 1)
+    end do
+    call MPI_Alltoallv(out, counts, displs, MPI_INTEGER, in, rcounts, rdispls, MPI_INTEGER, &
+                       MPI_COMM_WORLD, ierr)
+  end subroutine gathers
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -50,7 +128,9 @@ program payload_fortran
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
   call exchange(rank, nranks)
+  call ring(rank, nranks)
   call collectives()
+  call gathers(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran

@@ -3,9 +3,21 @@
  * on 4 ranks: a window over a communicator whose rank order is the world's
  * reversed (its rank k is world rank 3 - k); between fences each rank puts
  * 3 (r + 1) ints to its rank 0, gets 2 doubles from its rank 1 and
- * accumulates 4 ints to its rank 2; then each writes 10 (r + 1) bytes at
+ * accumulates 4 ints to its rank 2; in a passive epoch each accumulates 2
+ * ints to its rank 3 fetching them (MPI_Get_accumulate), fetches 3 ints
+ * from it (MPI_NO_OP), adds to a long long of world rank r - 1
+ * (MPI_Fetch_and_op) and swaps one of world rank r + 2
+ * (MPI_Compare_and_swap; Open MPI 4.1's osc/rdma crashes in an atomic on
+ * the rank's own window over vader, so no atomic targets its own rank);
+ * then each writes 10 (r + 1) bytes at
  * offset 100 r of a shared file (MPI_File_write_at) and all read 5 ints
- * back (MPI_File_read_at_all). */
+ * back (MPI_File_read_at_all); each writes 4 bytes at its file pointer
+ * moved to 100 r + 50 (MPI_File_write), 3 ints at 100 r + 60
+ * (MPI_File_iwrite_at), reads 2 ints at its pointer, now 100 r + 54
+ * (MPI_File_iread), writes 2 bytes at the shared pointer
+ * (MPI_File_write_shared) and r + 1 in rank order
+ * (MPI_File_write_ordered), and through a view of ints from byte 1000
+ * reads its third int, at byte 1008 (MPI_File_read_at). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -30,6 +42,15 @@ int main(int argc, char **argv)
     MPI_Get(doubles, 2, MPI_DOUBLE, 1, 0, 4, MPI_INT, win);
     MPI_Accumulate(ints, 4, MPI_INT, 2, 60, 4, MPI_INT, MPI_SUM, win);
     MPI_Win_fence(0, win);
+    static long long fetched[8];
+    long long one = 1, compare = 0;
+    MPI_Win_lock_all(0, win);
+    MPI_Get_accumulate(ints, 2, MPI_INT, fetched, 2, MPI_INT, 3, 40, 2, MPI_INT, MPI_SUM, win);
+    MPI_Get_accumulate(NULL, 0, MPI_INT, fetched, 3, MPI_INT, 3, 40, 3, MPI_INT, MPI_NO_OP, win);
+    MPI_Fetch_and_op(&one, fetched, MPI_LONG_LONG, (4 - rank) % 4, 50, MPI_SUM, win);
+    MPI_Compare_and_swap(&one, &compare, fetched, MPI_LONG_LONG, (5 - rank) % 4, 52, win);
+    MPI_Win_unlock_all(win);
+    MPI_Win_fence(0, win);
     MPI_Win_free(&win);
     MPI_Comm_free(&reversed);
     MPI_File fh;
@@ -38,6 +59,17 @@ int main(int argc, char **argv)
     char bytes[64] = {0};
     MPI_File_write_at(fh, 100 * rank, bytes, 10 * (rank + 1), MPI_BYTE, MPI_STATUS_IGNORE);
     MPI_File_read_at_all(fh, 0, ints, 5, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_seek(fh, 100 * rank + 50, MPI_SEEK_SET);
+    MPI_File_write(fh, bytes, 4, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_Request request;
+    MPI_File_iwrite_at(fh, 100 * rank + 60, bytes, 3, MPI_INT, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_File_iread(fh, ints, 2, MPI_INT, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_File_write_shared(fh, bytes, 2, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_write_ordered(fh, bytes, rank + 1, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_set_view(fh, 1000, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    MPI_File_read_at(fh, 2, ints, 1, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
     MPI_Finalize();
     if (rank == 0)

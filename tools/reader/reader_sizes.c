@@ -43,8 +43,8 @@ scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filte
             const series *s = rank_keep[ri] ? reader_series(f, r, ri) : NULL;
             if (!s || s->family == SCOPE_PAYLOAD_NONE)
                 continue;
-            /* by family, not by the datasets: a writer may store empty
-             * message datasets for collectives */
+            /* by family, not by the datasets: files of older versions
+             * have empty message datasets for collectives */
             const scope_payload *p = &s->payload;
             int by_message = family == SCOPE_PAYLOAD_P2P && s->has_messages;
             h->messages |= by_message;

@@ -1,0 +1,76 @@
+/* collective_bytes.h: what a collective call carried out of this rank, one
+ * function per shape of collective, for the C wrappers
+ * (collective_wrappers.c) and the Fortran ones (fortran_collectives.c)
+ * alike: the bytes that leave this rank's send buffer (count x type size;
+ * v forms: the sum of the send counts; a rooted collective's receive-only
+ * ranks: 0; MPI_IN_PLACE: the data the rank contributes in place). Count
+ * arrays are read only where MPI defines them (at the root of a rooted
+ * collective). */
+#ifndef SCOPE_COLLECTIVE_BYTES_H
+#define SCOPE_COLLECTIVE_BYTES_H
+
+#include "wrapped_call.h"
+
+static inline int comm_size(const struct scope_comm *c)
+{
+    return c ? c->size : 0;
+}
+
+static inline int is_rank(const struct scope_comm *c, int root)
+{
+    return c && c->rank == root;
+}
+
+static inline int64_t sum(const int *counts, int n)
+{
+    int64_t total = 0;
+    for (int i = 0; counts && i < n; i++)
+        total += counts[i];
+    return total;
+}
+
+/* count values, or with `counts` one count per rank of c. */
+static inline int64_t per_rank(int count, const int *counts, const struct scope_comm *c)
+{
+    return counts ? sum(counts, comm_size(c)) : (int64_t)count * comm_size(c);
+}
+
+/* MPI_Bcast: the root's buffer. */
+static inline int64_t broadcast_bytes(int count, MPI_Datatype type, int root,
+                                      const struct scope_comm *c)
+{
+    return is_rank(c, root) ? type_bytes(count, type) : 0;
+}
+
+/* MPI_Scatter (counts NULL) and MPI_Scatterv: the root's send buffer. */
+static inline int64_t scatter_bytes(int count, const int *counts, MPI_Datatype type, int root,
+                                    const struct scope_comm *c)
+{
+    return is_rank(c, root) ? type_bytes(per_rank(count, counts, c), type) : 0;
+}
+
+/* MPI_Gather, MPI_Allgather (recvcounts NULL) and their v forms: this
+ * rank's contribution, in place its share of the receive buffer. */
+static inline int64_t gather_bytes(int in_place, int sendcount, MPI_Datatype sendtype,
+                                   int recvcount, const int *recvcounts, MPI_Datatype recvtype,
+                                   const struct scope_comm *c)
+{
+    if (!in_place)
+        return type_bytes(sendcount, sendtype);
+    if (recvcounts)
+        return c ? type_bytes(recvcounts[c->rank], recvtype) : 0;
+    return type_bytes(recvcount, recvtype);
+}
+
+/* MPI_Alltoall (counts NULL) and MPI_Alltoallv: a count to every rank. */
+static inline int64_t alltoall_bytes(int in_place, int sendcount, const int *sendcounts,
+                                     MPI_Datatype sendtype, int recvcount,
+                                     const int *recvcounts, MPI_Datatype recvtype,
+                                     const struct scope_comm *c)
+{
+    if (in_place)
+        return type_bytes(per_rank(recvcount, recvcounts, c), recvtype);
+    return type_bytes(per_rank(sendcount, sendcounts, c), sendtype);
+}
+
+#endif

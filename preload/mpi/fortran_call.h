@@ -1,0 +1,96 @@
+/* fortran_call.h: what scope's Fortran entry points of the recorded MPI
+ * functions share (fortran_p2p.c, fortran_collectives.c). Each wrapper
+ * forwards its arguments untouched to the binding's own definition (the
+ * next one of its name) and records the call as the C wrappers do
+ * (wrapped_call.h), so that its call site is the application's line, not
+ * the binding's, and its payload is known: handles converted with
+ * MPI_*_f2c. While it runs the thread is busy: the C wrapper or patch the
+ * binding reaches passes through. Fortran passes every argument by
+ * reference; sixteen pointers cover these functions (extra ones are
+ * harmless in the x86-64 ABI). Argument positions in the descriptions are
+ * 1-based, 0 meaning none. */
+#ifndef SCOPE_FORTRAN_CALL_H
+#define SCOPE_FORTRAN_CALL_H
+
+#include "wrapped_call.h"
+
+#define FORTRAN_ARGS 16
+typedef void (*fortran_fn)(void *, void *, void *, void *, void *, void *, void *, void *,
+                           void *, void *, void *, void *, void *, void *, void *, void *);
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran integers are C ints");
+
+/* A Fortran status's integers (MPI_Status_f2c reads as many). */
+#define FORTRAN_STATUS_INTS (sizeof(MPI_Status) / sizeof(MPI_Fint))
+
+/* The binding's definition of `name` (aborts, with a message, if none). */
+fortran_fn scope_fortran_real(const char *name);
+/* Whether buf is Fortran's MPI_IN_PLACE. */
+int scope_fortran_in_place(const void *buf);
+
+static inline void fortran_forward(fortran_fn real, void *const *a)
+{
+    real(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+         a[13], a[14], a[15]);
+}
+
+/* Argument `pos` as given (NULL: none). */
+static inline void *fortran_arg(void *const *a, int pos)
+{
+    return pos > 0 ? a[pos - 1] : NULL;
+}
+
+/* Argument `pos` as a Fortran integer (0: none). */
+static inline int fint(void *const *a, int pos)
+{
+    const MPI_Fint *p = fortran_arg(a, pos);
+    return p ? *p : 0;
+}
+
+/* The call returned MPI_SUCCESS in ierror (absent in mpi_f08: success). */
+static inline int fortran_succeeded(void *const *a, int ierr)
+{
+    return fint(a, ierr) == MPI_SUCCESS;
+}
+
+static inline const struct scope_comm *fortran_comm(void *const *a, int pos)
+{
+    return scope_comm_of(PMPI_Comm_f2c(fint(a, pos)));
+}
+
+static inline MPI_Datatype fortran_type(void *const *a, int pos)
+{
+    return pos > 0 ? PMPI_Type_f2c(fint(a, pos)) : MPI_DATATYPE_NULL;
+}
+
+static inline int64_t fortran_bytes(void *const *a, int count, int type)
+{
+    return type_bytes(fint(a, count), fortran_type(a, type));
+}
+
+/* One mangling: HANDLER(&DESC, real, caller, arguments). */
+#define FORTRAN_ONE(name, HANDLER, DESC)                                                     \
+    EXPORT void name(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5, void *a6,  \
+                     void *a7, void *a8, void *a9, void *a10, void *a11, void *a12,          \
+                     void *a13, void *a14, void *a15)                                        \
+    {                                                                                        \
+        static fortran_fn real;                                                              \
+        if (!real)                                                                           \
+            real = scope_fortran_real(#name);                                                \
+        void *a[FORTRAN_ARGS] = {a0, a1, a2,  a3,  a4,  a5,  a6,  a7,                        \
+                                 a8, a9, a10, a11, a12, a13, a14, a15};                      \
+        HANDLER(&(DESC), real, __builtin_return_address(0), a);                              \
+    }
+
+/* Every mangling of one function (mpif.h and `use mpi`: mpi_send_,
+ * mpi_send__, mpi_send, MPI_SEND; mpi_f08: mpi_send_f08_), its
+ * description, of type DESC_TYPE, written once. */
+#define FORTRAN(lower, upper, HANDLER, DESC_TYPE, ...)                                       \
+    static const DESC_TYPE lower##_desc = {__VA_ARGS__};                                     \
+    FORTRAN_ONE(lower##_, HANDLER, lower##_desc)                                             \
+    FORTRAN_ONE(lower##__, HANDLER, lower##_desc)                                            \
+    FORTRAN_ONE(lower, HANDLER, lower##_desc)                                                \
+    FORTRAN_ONE(upper, HANDLER, lower##_desc)                                                \
+    FORTRAN_ONE(lower##_f08_, HANDLER, lower##_desc)
+
+#endif

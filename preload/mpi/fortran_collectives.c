@@ -1,0 +1,127 @@
+/* fortran_collectives.c: the Fortran entry points of the collectives scope
+ * records with their payload (fortran_call.h), blocking and nonblocking,
+ * one description each: where the function keeps its buffers, counts,
+ * types, root and communicator, and its shape, whose bytes are the C
+ * wrappers' (collective_bytes.h); the peer is the root as a world rank. */
+#include "collective_bytes.h"
+#include "fortran_call.h"
+
+enum collective_shape { BARRIER, BCAST, REDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLTOALL,
+                        ALLTOALLV };
+
+/* Argument positions (1-based, 0: none); a v form's counts are arrays. */
+struct collective_desc {
+    enum scope_wrapped_function f;
+    enum collective_shape shape;
+    int sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, ierr;
+};
+
+static const int *counts(void *const *a, int pos)
+{
+    return fortran_arg(a, pos);
+}
+
+static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
+                                const struct scope_comm *c)
+{
+    MPI_Datatype st = fortran_type(a, d->sendtype), rt = fortran_type(a, d->recvtype);
+    int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
+    int root = fint(a, d->root);
+    switch (d->shape) {
+    case BARRIER:
+        return 0;
+    case BCAST:
+        return broadcast_bytes(fint(a, d->sendcount), st, root, c);
+    case REDUCE:
+        return type_bytes(fint(a, d->sendcount), st);
+    case GATHER:
+        return gather_bytes(in_place, fint(a, d->sendcount), st, fint(a, d->recvcount), NULL, rt,
+                            c);
+    case GATHERV:
+        return gather_bytes(in_place, fint(a, d->sendcount), st, 0, counts(a, d->recvcount), rt,
+                            c);
+    case SCATTER:
+        return scatter_bytes(fint(a, d->sendcount), NULL, st, root, c);
+    case SCATTERV:
+        return scatter_bytes(0, counts(a, d->sendcount), st, root, c);
+    case ALLTOALL:
+        return alltoall_bytes(in_place, fint(a, d->sendcount), NULL, st, fint(a, d->recvcount),
+                              NULL, rt, c);
+    case ALLTOALLV:
+        return alltoall_bytes(in_place, 0, counts(a, d->sendcount), st, 0,
+                              counts(a, d->recvcount), rt, c);
+    }
+    return 0;
+}
+
+static void collective_call(const struct collective_desc *d, fortran_fn real, void *caller,
+                            void **a)
+{
+    struct wrapped_call w;
+    if (!call_begins(&w, d->f)) {
+        fortran_forward(real, a);
+        return;
+    }
+    fortran_forward(real, a);
+    call_returned(&w);
+    if (fortran_succeeded(a, d->ierr)) {
+        const struct scope_comm *c = fortran_comm(a, d->comm);
+        add_item(&w, SCOPE_ITEM_CALL, collective_bytes(d, a, c),
+                 d->root ? scope_comm_world_rank(c, fint(a, d->root)) : -1, -1, c);
+    }
+    call_ends(&w, caller);
+}
+
+/* A collective and its nonblocking form, whose request comes before ierror. */
+#define COLLECTIVE(lower, upper, F, ilower, iupper, IF, POSITIONS, IERR)                      \
+    FORTRAN(lower, upper, collective_call, struct collective_desc, .f = SCOPE_WRAPPED_##F,    \
+            UNPAREN POSITIONS, .ierr = IERR)                                                  \
+    FORTRAN(ilower, iupper, collective_call, struct collective_desc, .f = SCOPE_WRAPPED_##IF, \
+            UNPAREN POSITIONS, .ierr = IERR + 1)
+
+/* (comm, ierror) */
+COLLECTIVE(mpi_barrier, MPI_BARRIER, BARRIER, mpi_ibarrier, MPI_IBARRIER, IBARRIER,
+           (.shape = BARRIER, .comm = 1), 2)
+/* (buffer, count, datatype, root, comm, ierror) */
+COLLECTIVE(mpi_bcast, MPI_BCAST, BCAST, mpi_ibcast, MPI_IBCAST, IBCAST,
+           (.shape = BCAST, .sendcount = 2, .sendtype = 3, .root = 4, .comm = 5), 6)
+/* (sendbuf, recvbuf, count, datatype, op, root, comm, ierror) */
+COLLECTIVE(mpi_reduce, MPI_REDUCE, REDUCE, mpi_ireduce, MPI_IREDUCE, IREDUCE,
+           (.shape = REDUCE, .sendcount = 3, .sendtype = 4, .root = 6, .comm = 7), 8)
+/* (sendbuf, recvbuf, count, datatype, op, comm, ierror) */
+COLLECTIVE(mpi_allreduce, MPI_ALLREDUCE, ALLREDUCE, mpi_iallreduce, MPI_IALLREDUCE, IALLREDUCE,
+           (.shape = REDUCE, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
+COLLECTIVE(mpi_scan, MPI_SCAN, SCAN, mpi_iscan, MPI_ISCAN, ISCAN,
+           (.shape = REDUCE, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
+COLLECTIVE(mpi_exscan, MPI_EXSCAN, EXSCAN, mpi_iexscan, MPI_IEXSCAN, IEXSCAN,
+           (.shape = REDUCE, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
+/* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror) */
+COLLECTIVE(mpi_gather, MPI_GATHER, GATHER, mpi_igather, MPI_IGATHER, IGATHER,
+           (.shape = GATHER, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,
+            .recvtype = 6, .root = 7, .comm = 8), 9)
+COLLECTIVE(mpi_scatter, MPI_SCATTER, SCATTER, mpi_iscatter, MPI_ISCATTER, ISCATTER,
+           (.shape = SCATTER, .sendcount = 2, .sendtype = 3, .root = 7, .comm = 8), 9)
+/* (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror) */
+COLLECTIVE(mpi_gatherv, MPI_GATHERV, GATHERV, mpi_igatherv, MPI_IGATHERV, IGATHERV,
+           (.shape = GATHERV, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,
+            .recvtype = 7, .root = 8, .comm = 9), 10)
+/* (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror) */
+COLLECTIVE(mpi_scatterv, MPI_SCATTERV, SCATTERV, mpi_iscatterv, MPI_ISCATTERV, ISCATTERV,
+           (.shape = SCATTERV, .sendcount = 2, .sendtype = 4, .root = 8, .comm = 9), 10)
+/* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror) */
+COLLECTIVE(mpi_allgather, MPI_ALLGATHER, ALLGATHER, mpi_iallgather, MPI_IALLGATHER, IALLGATHER,
+           (.shape = GATHER, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,
+            .recvtype = 6, .comm = 7), 8)
+COLLECTIVE(mpi_alltoall, MPI_ALLTOALL, ALLTOALL, mpi_ialltoall, MPI_IALLTOALL, IALLTOALL,
+           (.shape = ALLTOALL, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,
+            .recvtype = 6, .comm = 7), 8)
+/* (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror) */
+COLLECTIVE(mpi_allgatherv, MPI_ALLGATHERV, ALLGATHERV, mpi_iallgatherv, MPI_IALLGATHERV,
+           IALLGATHERV,
+           (.shape = GATHERV, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,
+            .recvtype = 7, .comm = 8), 9)
+/* (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+ *  ierror) */
+COLLECTIVE(mpi_alltoallv, MPI_ALLTOALLV, ALLTOALLV, mpi_ialltoallv, MPI_IALLTOALLV, IALLTOALLV,
+           (.shape = ALLTOALLV, .sendbuf = 1, .sendcount = 2, .sendtype = 4, .recvcount = 6,
+            .recvtype = 8, .comm = 9), 10)
