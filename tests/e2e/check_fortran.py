@@ -55,6 +55,8 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)], "gathers"),
             "MPI_Alltoall": ([(32, -1, -1)], "gathers"),
             "MPI_Alltoallv": ([(4 * (4 * r + 6), -1, -1)], "gathers"),
+            "MPI_Alltoallw": ([(16, -1, -1)], "gathers"),
+            "MPI_Reduce_scatter_block": ([(32, -1, -1)], "gathers"),
             "MPI_Isend": ([(12 * (r + 1), right, 70), (16 * (r + 1), left, 71)], "ring"),
             "MPI_Irecv": ([(0, -1, 70), (0, right, 71)], "ring"),
             "MPI_Waitall": ([(12 * (left + 1), left, 70)], "ring"),

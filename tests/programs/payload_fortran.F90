@@ -15,15 +15,19 @@
 ! MPI_Scatter of 3 integers per rank from root 1, MPI_Scatterv of 1..4
 ! integers from root 2, MPI_Allgather of 1 double and again in place of 1
 ! integer, MPI_Allgatherv of r + 1 integers, MPI_Alltoall of 2 integers
-! per rank and MPI_Alltoallv of r + i integers to rank i.
+! per rank, MPI_Alltoallv of r + i integers to rank i, MPI_Alltoallw of
+! one integer to each rank and MPI_Reduce_scatter_block of 2 integers per
+! rank.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
 #define REQUEST type(MPI_Request)
+#define DATATYPE type(MPI_Datatype)
 #else
 #define USE_MPI use mpi
 #define STATUS integer
 #define REQUEST integer
+#define DATATYPE integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -89,6 +93,7 @@
     implicit none
     integer, intent(in) :: rank, nranks
     integer :: out(64), in(64), counts(4), displs(4), rcounts(4), rdispls(4), k, ierr
+    DATATYPE :: types(4)
     double precision :: d(1), dall(4)
     out = rank
     d = rank
@@ -118,6 +123,14 @@
     end do
     call MPI_Alltoallv(out, counts, displs, MPI_INTEGER, in, rcounts, rdispls, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
+    do k = 1, nranks
+      counts(k) = 1
+      displs(k) = 4 * (k - 1)
+      types(k) = MPI_INTEGER
+    end do
+    call MPI_Alltoallw(out, counts, displs, types, in, counts, displs, types, &
+                       MPI_COMM_WORLD, ierr)
+    call MPI_Reduce_scatter_block(out, in, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   end subroutine gathers
 
 program payload_fortran
