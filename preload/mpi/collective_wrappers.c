@@ -44,13 +44,13 @@ BOTH_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
            (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
             MPI_Op op, MPI_Comm comm),
            (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
-           type_bytes(sum(recvcounts, comm_size(c)), type), -1)
+           type_bytes(per_rank(0, recvcounts, c), type), -1)
 BOTH_FORMS(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, IREDUCE_SCATTER_BLOCK,
            Ireduce_scatter_block,
            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
             MPI_Comm comm),
            (sendbuf, recvbuf, recvcount, type, op, comm), comm,
-           type_bytes((int64_t)recvcount * comm_size(c), type), -1)
+           type_bytes(per_rank(recvcount, NULL, c), type), -1)
 BOTH_FORMS(SCAN, Scan, ISCAN, Iscan,
            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
             MPI_Comm comm),

@@ -1,6 +1,6 @@
 /* fortran_call.h: what scope's Fortran entry points of the recorded MPI
- * functions share (fortran_p2p.c, fortran_collectives.c). Each wrapper
- * forwards its arguments untouched to the binding's own definition (the
+ * functions share (fortran_p2p.c, fortran_collectives.c, fortran_io.c).
+ * Each wrapper forwards its arguments untouched to the binding's own definition (the
  * next one of its name) and records the call as the C wrappers do
  * (wrapped_call.h), so that its call site is the application's line, not
  * the binding's, and its payload is known: handles converted with

@@ -6,10 +6,11 @@
 #include "collective_bytes.h"
 #include "fortran_call.h"
 
-enum collective_shape { BARRIER, BCAST, REDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLTOALL,
-                        ALLTOALLV };
+enum collective_shape { BARRIER, BCAST, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, GATHER,
+                        GATHERV, SCATTER, SCATTERV, ALLTOALL, ALLTOALLV, ALLTOALLW };
 
-/* Argument positions (1-based, 0: none); a v form's counts are arrays. */
+/* Argument positions (1-based, 0: none); a v or w form's counts are
+ * arrays, a w form's types too. */
 struct collective_desc {
     enum scope_wrapped_function f;
     enum collective_shape shape;
@@ -21,10 +22,21 @@ static const int *counts(void *const *a, int pos)
     return fortran_arg(a, pos);
 }
 
+/* MPI_Alltoallw: counts[i] of Fortran type types[i] to each rank i of c. */
+static int64_t typed_sum(const int *counts, const MPI_Fint *types, const struct scope_comm *c)
+{
+    int64_t total = 0;
+    for (int i = 0; counts && types && i < comm_size(c); i++)
+        total += type_bytes(counts[i], PMPI_Type_f2c(types[i]));
+    return total;
+}
+
 static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
                                 const struct scope_comm *c)
 {
-    MPI_Datatype st = fortran_type(a, d->sendtype), rt = fortran_type(a, d->recvtype);
+    int typed = d->shape == ALLTOALLW;   /* its types are arrays */
+    MPI_Datatype st = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->sendtype);
+    MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
     int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
     int root = fint(a, d->root);
     switch (d->shape) {
@@ -34,6 +46,10 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
         return broadcast_bytes(fint(a, d->sendcount), st, root, c);
     case REDUCE:
         return type_bytes(fint(a, d->sendcount), st);
+    case REDUCE_SCATTER:
+        return type_bytes(per_rank(0, counts(a, d->sendcount), c), st);
+    case REDUCE_SCATTER_BLOCK:
+        return type_bytes(per_rank(fint(a, d->sendcount), NULL, c), st);
     case GATHER:
         return gather_bytes(in_place, fint(a, d->sendcount), st, fint(a, d->recvcount), NULL, rt,
                             c);
@@ -50,6 +66,9 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     case ALLTOALLV:
         return alltoall_bytes(in_place, 0, counts(a, d->sendcount), st, 0,
                               counts(a, d->recvcount), rt, c);
+    case ALLTOALLW:
+        return in_place ? typed_sum(counts(a, d->recvcount), fortran_arg(a, d->recvtype), c)
+                        : typed_sum(counts(a, d->sendcount), fortran_arg(a, d->sendtype), c);
     }
     return 0;
 }
@@ -95,6 +114,13 @@ COLLECTIVE(mpi_scan, MPI_SCAN, SCAN, mpi_iscan, MPI_ISCAN, ISCAN,
            (.shape = REDUCE, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
 COLLECTIVE(mpi_exscan, MPI_EXSCAN, EXSCAN, mpi_iexscan, MPI_IEXSCAN, IEXSCAN,
            (.shape = REDUCE, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
+/* (sendbuf, recvbuf, recvcounts or recvcount, datatype, op, comm, ierror) */
+COLLECTIVE(mpi_reduce_scatter, MPI_REDUCE_SCATTER, REDUCE_SCATTER, mpi_ireduce_scatter,
+           MPI_IREDUCE_SCATTER, IREDUCE_SCATTER,
+           (.shape = REDUCE_SCATTER, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
+COLLECTIVE(mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK,
+           mpi_ireduce_scatter_block, MPI_IREDUCE_SCATTER_BLOCK, IREDUCE_SCATTER_BLOCK,
+           (.shape = REDUCE_SCATTER_BLOCK, .sendcount = 3, .sendtype = 4, .comm = 6), 7)
 /* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror) */
 COLLECTIVE(mpi_gather, MPI_GATHER, GATHER, mpi_igather, MPI_IGATHER, IGATHER,
            (.shape = GATHER, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,
@@ -124,4 +150,9 @@ COLLECTIVE(mpi_allgatherv, MPI_ALLGATHERV, ALLGATHERV, mpi_iallgatherv, MPI_IALL
  *  ierror) */
 COLLECTIVE(mpi_alltoallv, MPI_ALLTOALLV, ALLTOALLV, mpi_ialltoallv, MPI_IALLTOALLV, IALLTOALLV,
            (.shape = ALLTOALLV, .sendbuf = 1, .sendcount = 2, .sendtype = 4, .recvcount = 6,
+            .recvtype = 8, .comm = 9), 10)
+/* (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+ *  ierror) */
+COLLECTIVE(mpi_alltoallw, MPI_ALLTOALLW, ALLTOALLW, mpi_ialltoallw, MPI_IALLTOALLW, IALLTOALLW,
+           (.shape = ALLTOALLW, .sendbuf = 1, .sendcount = 2, .sendtype = 4, .recvcount = 6,
             .recvtype = 8, .comm = 9), 10)

@@ -8,6 +8,7 @@
  * wrapped here), its communicator that one's id; an I/O call's bytes are
  * count x type size of what it read or wrote (no peer, tag or
  * communicator). */
+#include "io_offset.h"
 #include "wrapped_call.h"
 
 /* An RMA call and its request-based form (R...: the same and a request). */
@@ -72,18 +73,6 @@ CARRIER(COMPARE_AND_SWAP, Compare_and_swap,
  * individual file pointer's, both through the file's view
  * (MPI_File_get_byte_offset), asked before the call, outside its time;
  * -1 for the shared file pointer (asking it would synchronize). */
-
-static int64_t byte_offset(MPI_File fh, MPI_Offset offset)
-{
-    MPI_Offset at;
-    return PMPI_File_get_byte_offset(fh, offset, &at) == MPI_SUCCESS ? (int64_t)at : -1;
-}
-
-static int64_t pointer_offset(MPI_File fh)
-{
-    MPI_Offset position;
-    return PMPI_File_get_position(fh, &position) == MPI_SUCCESS ? byte_offset(fh, position) : -1;
-}
 
 /* MPI_NAME wrapped: OFFSET, an expression of the arguments, where it starts. */
 #define IO(F, NAME, PARAMS, ARGS, OFFSET)                                                    \

@@ -1,6 +1,6 @@
 """check_fortran.py: the file of tests/programs/payload_fortran.F90 run on
-4 ranks must say what its Fortran sends, receives, completions and
-collectives carried (bytes, peers as world ranks, tags, roots, the
+4 ranks must say what its Fortran sends, receives, completions,
+collectives and file reads and writes (with their offsets) carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
 resolved), total bytes sent must equal total bytes received, and the call
 sites must be the program's own subroutines, not the MPI library's Fortran
@@ -11,6 +11,7 @@ import sys
 import h5py
 
 N = 4
+SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files")
 
 
 def fail(message):
@@ -18,15 +19,17 @@ def fail(message):
     sys.exit(1)
 
 
-def columns(g):
-    return [g[k][:].tolist() for k in ("bytes", "peer", "tag", "comm")]
+def columns(g, rows):
+    return [[g[k][i] for i in rows] for k in ("bytes", "peer", "tag", "comm")]
 
 
-def messages(g):
+def messages(g, rows):
+    """The messages of the calls `rows`, numbered among them."""
     if "msg_kind" not in g:
         return []
-    return list(zip(*(g[k][:].tolist() for k in ("msg_call", "msg_kind", "msg_peer",
-                                                  "msg_bytes", "msg_tag", "msg_comm"))))
+    msgs = zip(*(g[k][:].tolist() for k in ("msg_call", "msg_kind", "msg_peer", "msg_bytes",
+                                            "msg_tag", "msg_comm")))
+    return [(rows.index(m[0]),) + m[1:] for m in msgs if m[0] in rows]
 
 
 with h5py.File(sys.argv[1]) as f:
@@ -35,6 +38,12 @@ with h5py.File(sys.argv[1]) as f:
     def caller_of(g, i):
         fn = frames[sites[g["callsite_ids"][i]][0]]["function"]
         return fn.decode() if isinstance(fn, bytes) else fn
+
+    # the program's calls: MPICH's MPI-IO (ROMIO) makes MPI calls of its
+    # own, recorded from the library, in MPI_File_open and the collective I/O
+    def program_rows(g):
+        return [i for i in range(len(g["start_times"]))
+                if any(s in caller_of(g, i) for s in SUBROUTINES)]
 
     sent = received = 0
     for r in range(N):
@@ -55,6 +64,8 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)], "gathers"),
             "MPI_Alltoall": ([(32, -1, -1)], "gathers"),
             "MPI_Alltoallv": ([(4 * (4 * r + 6), -1, -1)], "gathers"),
+            "MPI_Alltoallw": ([(16, -1, -1)], "gathers"),
+            "MPI_Reduce_scatter_block": ([(32, -1, -1)], "gathers"),
             "MPI_Isend": ([(12 * (r + 1), right, 70), (16 * (r + 1), left, 71)], "ring"),
             "MPI_Irecv": ([(0, -1, 70), (0, right, 71)], "ring"),
             "MPI_Waitall": ([(12 * (left + 1), left, 70)], "ring"),
@@ -63,13 +74,14 @@ with h5py.File(sys.argv[1]) as f:
         }
         for name, (calls, caller) in want.items():
             g = f[f"rank{r}/regions/{name}"]
-            got = columns(g)
+            rows = program_rows(g)
+            got = columns(g, rows)
             # a Wait completing only a send carried nothing: communicator -1
             comms = [-1 if c == (0, -1, -1) and name == "MPI_Wait" else 0 for c in calls]
             if got != [[c[0] for c in calls], [c[1] for c in calls], [c[2] for c in calls],
                        comms]:
                 fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {calls}")
-            for i in range(len(calls)):
+            for i in rows:
                 if caller not in caller_of(g, i):
                     fail(f"rank {r} {name}: called from {caller_of(g, i)!r}, not the "
                          f"program's {caller}")
@@ -84,12 +96,22 @@ with h5py.File(sys.argv[1]) as f:
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }
         for name, msgs in want_msgs.items():
-            got = messages(f[f"rank{r}/regions/{name}"])
+            g = f[f"rank{r}/regions/{name}"]
+            got = messages(g, program_rows(g))
             if got != msgs:
                 fail(f"rank {r} {name}: messages {got}, want {msgs}")
             sent += sum(m[3] for m in got if m[1] == 0)
             received += sum(m[3] for m in got if m[1] == 1)
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
+        # I/O: (bytes, offset) of each call
+        for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
+                            "MPI_File_write": [(12, 100 * r + 40)],
+                            "MPI_File_read_at_all": [(8, 0)]}.items():
+            g = f[f"rank{r}/regions/{name}"]
+            got = [(g["bytes"][i], g["offset"][i], caller_of(g, i)) for i in range(len(calls))]
+            if len(g["bytes"]) != len(calls) or \
+                    [(b, o) for b, o, _ in got] != calls or "files" not in got[0][2]:
+                fail(f"rank {r} {name}: (bytes, offset, caller) {got}, want {calls} from files")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "
           f"{sent} bytes sent and received")

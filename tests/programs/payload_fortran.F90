@@ -15,15 +15,24 @@
 ! MPI_Scatter of 3 integers per rank from root 1, MPI_Scatterv of 1..4
 ! integers from root 2, MPI_Allgather of 1 double and again in place of 1
 ! integer, MPI_Allgatherv of r + 1 integers, MPI_Alltoall of 2 integers
-! per rank and MPI_Alltoallv of r + i integers to rank i.
+! per rank, MPI_Alltoallv of r + i integers to rank i, MPI_Alltoallw of
+! one integer to each rank and MPI_Reduce_scatter_block of 2 integers per
+! rank. In subroutine files, each writes r + 1 integers at byte 100 r
+! of a shared file (MPI_File_write_at), 3 at its file pointer moved to
+! byte 100 r + 40 (MPI_File_write) and all read 2 integers at byte 0
+! (MPI_File_read_at_all).
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
 #define REQUEST type(MPI_Request)
+#define DATATYPE type(MPI_Datatype)
+#define FILE type(MPI_File)
 #else
 #define USE_MPI use mpi
 #define STATUS integer
 #define REQUEST integer
+#define DATATYPE integer
+#define FILE integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -89,6 +98,7 @@
     implicit none
     integer, intent(in) :: rank, nranks
     integer :: out(64), in(64), counts(4), displs(4), rcounts(4), rdispls(4), k, ierr
+    DATATYPE :: types(4)
     double precision :: d(1), dall(4)
     out = rank
     d = rank
@@ -118,7 +128,35 @@
     end do
     call MPI_Alltoallv(out, counts, displs, MPI_INTEGER, in, rcounts, rdispls, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
+    do k = 1, nranks
+      counts(k) = 1
+      displs(k) = 4 * (k - 1)
+      types(k) = MPI_INTEGER
+    end do
+    call MPI_Alltoallw(out, counts, displs, types, in, counts, displs, types, &
+                       MPI_COMM_WORLD, ierr)
+    call MPI_Reduce_scatter_block(out, in, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   end subroutine gathers
+
+  subroutine files(rank)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank
+    integer :: out(8), in(8), ierr
+    integer(kind=MPI_OFFSET_KIND) :: at
+    FILE :: fh
+    out = rank
+    call MPI_File_open(MPI_COMM_WORLD, 'payload-fortran.dat', &
+                       MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, fh, ierr)
+    at = 100 * rank
+    call MPI_File_write_at(fh, at, out, rank + 1, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    at = at + 40
+    call MPI_File_seek(fh, at, MPI_SEEK_SET, ierr)
+    call MPI_File_write(fh, out, 3, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    at = 0
+    call MPI_File_read_at_all(fh, at, in, 2, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    call MPI_File_close(fh, ierr)
+  end subroutine files
 
 program payload_fortran
   USE_MPI
@@ -131,6 +169,7 @@ program payload_fortran
   call ring(rank, nranks)
   call collectives()
   call gathers(rank, nranks)
+  call files(rank)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
