@@ -288,6 +288,7 @@ CASES = {
         # hpcc links BLAS only: the LAPACK line of blas-lapack.conf matches nothing
         "warnings": [r"blas-lapack\.conf:\d+: .* matches no function"],
         "check": check_hpcc,
+        "timeout": 200,   # 20 s of CPU: 80 s of wall time on 2 busy cores
     },
     "lammps": {
         "files": {"lammps.in": LAMMPS_INPUT},
@@ -413,7 +414,8 @@ def main():
             f.write("\n".join(case["config"]) + "\n")
         cmd = mpirun + ["-n", str(NRANKS), scope_cli, "run", "-c", conf, "--", PROGRAM] + \
             [a.format(work=work) for a in case.get("program_args", [])]
-        proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=50)
+        proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True,
+                              timeout=case.get("timeout", 50))
         print("$", " ".join(cmd))
         print(proc.stdout, proc.stderr, sep="")
         if proc.returncode != 0:
