@@ -5,8 +5,12 @@ MPI_Get_accumulate (also with MPI_NO_OP), MPI_Fetch_and_op and
 MPI_Compare_and_swap with the bytes to the target and back, each with the
 target as a world rank through the window's communicator (ranks reversed), that
 communicator's members; MPI_File_write_at and MPI_File_read_at_all with
-the bytes written and read.
+the bytes written and read and the file offsets, in the file and in
+`scope events` ($SCOPE_CLI).
 usage: check_rma_io.py FILE [DIR (unused)]"""
+import csv
+import os
+import subprocess
 import sys
 
 import h5py
@@ -64,4 +68,17 @@ with h5py.File(sys.argv[1]) as f:
     size, first = comms[window_comms.pop()]
     if members[first:first + size] != [3, 2, 1, 0]:
         fail(f"the window's communicator is {members[first:first + size]}")
-    print("check_rma_io: every one-sided and I/O call's payload as expected")
+
+# scope events: the offset column of I/O calls, blank for the others
+rows = list(csv.DictReader(subprocess.run(
+    [os.environ["SCOPE_CLI"], "events", sys.argv[1], "--format", "csv", "--include",
+     "^MPI_(File_write_at|File_iread|File_write_shared|Put)$"],
+    capture_output=True, text=True, check=True).stdout.split("\n\n")[0].splitlines()))
+got = sorted((r["name"], int(r["rank"]), r["offset"]) for r in rows)
+want = sorted([("MPI_File_write_at", r, str(100 * r)) for r in range(4)] +
+              [("MPI_File_iread", r, str(100 * r + 54)) for r in range(4)] +
+              [("MPI_File_write_shared", r, "-1") for r in range(4)] +
+              [("MPI_Put", r, "") for r in range(4)])
+if got != want:
+    fail(f"scope events offsets {got}, want {want}")
+print("check_rma_io: every one-sided and I/O call's payload as expected, offsets in scope events")

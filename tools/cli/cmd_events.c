@@ -11,6 +11,7 @@ typedef struct rows_ctx {
     bool threads;
     size_t callsite_depth; /* 0: the file has no call sites */
     bool payload;          /* the file has MPI payload */
+    bool io;               /* and MPI-IO calls: their file offsets */
     unsigned values;       /* the values some region records (scope_region_values) */
     int64_t origin; /* subtracted from the clock values */
 } rows_ctx;
@@ -44,6 +45,11 @@ static int add_row(void *ctx, const scope_event *ev)
         for (int c = 0; c < 4; c++)
             table_null(t);
     }
+    if (rc->io && ev->has_payload &&
+        scope_region_payload_family(rc->f, ev->region) == SCOPE_PAYLOAD_IO)
+        table_int(t, ev->offset);
+    else if (rc->io)
+        table_null(t);
     for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++) {
         if (!(rc->values & (1u << v)))
             continue;
@@ -62,9 +68,11 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         return -1;
     rows_ctx rc = {report_rows(out, "events"), f, scope_has_thread_ids(f),
                    scope_has_callsites(f) ? scope_callsite_depth(f) : 0,
-                   scope_has_payload(f), 0, scope_filter_origin_ns(f, &flt)};
-    for (size_t r = 0; r < scope_region_count(f); r++)
+                   scope_has_payload(f), false, 0, scope_filter_origin_ns(f, &flt)};
+    for (size_t r = 0; r < scope_region_count(f); r++) {
         rc.values |= scope_region_values(f, r);
+        rc.io |= scope_region_payload_family(f, r) == SCOPE_PAYLOAD_IO;
+    }
     table *t = rc.t;
     table_column(t, "name", COL_TEXT);
     table_column(t, "rank", COL_INT);
@@ -83,6 +91,8 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     static const char *const payload_columns[] = {"bytes", "peer", "tag", "comm"};
     for (size_t c = 0; rc.payload && c < 4; c++)
         table_column(t, payload_columns[c], COL_INT);
+    if (rc.io)
+        table_column(t, "offset", COL_INT);
     for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++)
         if (rc.values & (1u << v))
             table_column(t, scope_value_name(v), COL_INT);
@@ -100,10 +110,11 @@ const cli_command cmd_events = {
                    "none) and callsite, the recorded frames, the caller first, joined by ' < '.\n"
                    "When the run recorded MPI payload: bytes, peer (a world rank), tag and comm\n"
                    "(a communicator id) of each MPI call, -1 for none or several, blank for\n"
-                   "regions without payload. When functions were configured with 'args=' or\n"
-                   "'retval': arg1 .. arg6 and retval, the integer values recorded (only the\n"
-                   "columns some region has; blank for the others; retval 0 for a call that\n"
-                   "did not return).",
+                   "regions without payload; for MPI-IO calls, offset: the byte offset in the\n"
+                   "file (-1: at the shared file pointer). When functions were configured with\n"
+                   "'args=' or 'retval': arg1 .. arg6 and retval, the integer values recorded\n"
+                   "(only the columns some region has; blank for the others; retval 0 for a\n"
+                   "call that did not return).",
     .example = "scope events profiling_data.h5 --include solve --sort duration --top 10",
     .options = OPT_REGIONS | OPT_RANKS | OPT_TIME | OPT_SORT | OPT_TOP,
     .run = run,

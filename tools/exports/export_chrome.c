@@ -80,6 +80,8 @@ static void payload_args(FILE *out, const scope_payload *p, size_t i)
 {
     fprintf(out, ", \"bytes\": %" PRId64 ", \"peer\": %d, \"tag\": %d, \"comm\": %d",
             p->bytes[i], p->peer[i], p->tag[i], p->comm[i]);
+    if (p->offset)
+        fprintf(out, ", \"offset\": %" PRId64, p->offset[i]);
 }
 
 static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t origin,

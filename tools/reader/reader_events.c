@@ -67,7 +67,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                     .start_ns = start, .end_ns = end,
                     .call_id = id[i].call_id, .parent_id = id[i].parent_id,
                     .callsite = s->pub.callsite_ids ? s->pub.callsite_ids[i] : -1,
-                    .bytes = -1, .peer = -1, .tag = -1, .comm = -1,
+                    .bytes = -1, .peer = -1, .tag = -1, .comm = -1, .offset = -1,
                 };
                 if (s->family != SCOPE_PAYLOAD_NONE) {
                     const scope_payload *p = &s->payload;
@@ -76,6 +76,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                     ev.peer = p->peer[i];
                     ev.tag = p->tag[i];
                     ev.comm = p->comm[i];
+                    ev.offset = p->offset ? p->offset[i] : -1;
                 }
                 ev.values = s->value_mask;
                 for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++)

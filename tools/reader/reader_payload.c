@@ -37,17 +37,19 @@ int reader_read_family(hid_t group, series *s, const char *where, scope_error *e
 }
 
 /* The datasets, in the order of the arrays in scope_payload: the first
- * PER_CALL have a value per call, the others one per message. */
+ * PER_CALL have a value per call, then one per message, and last the
+ * offset per call of I/O regions. */
 static const struct {
     const char *name;
     size_t size; /* bytes of a value: int64, int32 or int8 */
 } columns[] = {
     {"bytes", 8}, {"peer", 4}, {"tag", 4}, {"comm", 4},
     {"msg_call", 8}, {"msg_kind", 1}, {"msg_peer", 4}, {"msg_bytes", 8}, {"msg_tag", 4},
-    {"msg_comm", 4},
+    {"msg_comm", 4}, {"offset", 8},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 #define PER_CALL 4
+#define OFFSET (N_COLUMNS - 1)
 
 static hid_t mem_type(size_t size)
 {
@@ -61,11 +63,17 @@ typedef struct reading {
     size_t len[N_COLUMNS];
 } reading;
 
-/* The columns of the parts asked for: [*first, *end). */
+/* The columns of the parts asked for: [*first, *end), and the offset when
+ * reads_offset says so. */
 static void part_columns(unsigned parts, size_t *first, size_t *end)
 {
     *first = parts & PAYLOAD_CALLS ? 0 : PER_CALL;
-    *end = parts & PAYLOAD_MESSAGES ? N_COLUMNS : PER_CALL;
+    *end = parts & PAYLOAD_MESSAGES ? OFFSET : PER_CALL;
+}
+
+static bool reads_offset(const reading *r)
+{
+    return (r->parts & PAYLOAD_CALLS) && r->s->family == SCOPE_PAYLOAD_IO;
 }
 
 static int plan(const scope_file *f, column_batch *b, reading *r, scope_error *err)
@@ -80,6 +88,9 @@ static int plan(const scope_file *f, column_batch *b, reading *r, scope_error *e
     for (size_t c = first; rc == 0 && c < end; c++)
         rc = reader_columns_add(b, g, columns[c].name, mem_type(columns[c].size), &r->data[c],
                                 &r->len[c], where, err);
+    if (rc == 0 && reads_offset(r))
+        rc = reader_columns_add(b, g, columns[OFFSET].name, H5T_NATIVE_INT64, &r->data[OFFSET],
+                                &r->len[OFFSET], where, err);
     H5Gclose(g);
     return rc;
 }
@@ -102,6 +113,8 @@ static int check(const scope_file *f, const reading *r, scope_error *err)
             return reader_fail(err, "%s: %zu %s but %zu %s", s->where, r->len[c],
                                columns[c].name, want, c < PER_CALL ? "calls" : "msg_call");
     }
+    if (reads_offset(r) && r->len[OFFSET] != calls)
+        return reader_fail(err, "%s: %zu offset but %zu calls", s->where, r->len[OFFSET], calls);
     const int64_t *bytes = r->data[0], *msg_call = r->data[4], *msg_bytes = r->data[7];
     const int32_t *peer = r->data[1], *comm = r->data[3], *msg_peer = r->data[6],
                   *msg_comm = r->data[9];
@@ -110,7 +123,7 @@ static int check(const scope_file *f, const reading *r, scope_error *err)
         if (bytes[i] < 0 || peer[i] < -1 || !known_comm(f, comm[i]))
             return reader_fail(err, "%s: call %zu: bytes %lld, peer %d, comm %d out of range",
                                s->where, i, (long long)bytes[i], peer[i], comm[i]);
-    for (size_t i = 0; end == N_COLUMNS && i < r->len[PER_CALL]; i++)
+    for (size_t i = 0; end == OFFSET && i < r->len[PER_CALL]; i++)
         if (msg_call[i] < 0 || msg_call[i] >= (int64_t)calls || (kind[i] != 0 && kind[i] != 1) ||
             msg_peer[i] < 0 || msg_bytes[i] < 0 || !known_comm(f, msg_comm[i]))
             return reader_fail(err, "%s: message %zu: call %lld of %zu, kind %d, peer %d, "
@@ -130,6 +143,7 @@ static void keep_columns(series *s, reading *r)
         p->peer = r->data[1];
         p->tag = r->data[2];
         p->comm = r->data[3];
+        p->offset = r->data[OFFSET];
     }
     if (r->parts & PAYLOAD_MESSAGES) {
         p->n_messages = r->len[PER_CALL];
@@ -148,7 +162,7 @@ void reader_free_payload(series *s)
 {
     scope_payload *p = &s->payload;
     const void *arrays[] = {p->bytes, p->peer, p->tag, p->comm, p->msg_call, p->msg_kind,
-                            p->msg_peer, p->msg_bytes, p->msg_tag, p->msg_comm};
+                            p->msg_peer, p->msg_bytes, p->msg_tag, p->msg_comm, p->offset};
     for (size_t c = 0; c < N_COLUMNS; c++)
         free((void *)arrays[c]);
     *p = (scope_payload){0};

@@ -247,6 +247,7 @@ typedef struct scope_event {
     bool has_payload;
     int64_t bytes;
     int peer, tag, comm;
+    int64_t offset;    /* I/O calls: the file offset, -1 the shared pointer */
     /* The argument and return values it recorded (config "args=",
      * "retval"): bit v of `values` set when value[v] holds one, argument
      * v + 1 for v < 6, the return value for v = 6 (scope_value_name). */
@@ -432,7 +433,9 @@ SCOPE_API const char *scope_payload_family_name(scope_payload_family family);
  * (-1: none). Per message (point-to-point; NULL arrays and n_messages 0
  * otherwise): the call (index into the series) that sent (kind 0) or
  * completed the receive of (kind 1) it, the other side as a world rank,
- * its bytes, tag and communicator. */
+ * its bytes, tag and communicator. I/O regions only (else NULL): per call
+ * the byte offset in the file where it read or wrote (-1: at the shared
+ * file pointer). */
 typedef struct scope_payload {
     size_t count;
     const int64_t *bytes;
@@ -443,6 +446,7 @@ typedef struct scope_payload {
     const int32_t *msg_peer;
     const int64_t *msg_bytes;
     const int32_t *msg_tag, *msg_comm;
+    const int64_t *offset;
 } scope_payload;
 
 /* Read on first use (the columns of every rank of the region at once).
