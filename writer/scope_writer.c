@@ -147,6 +147,8 @@ static int write_metadata(scope_writer *w, const struct scope_run_info *run)
         rc = h5_attr_string(g, "mode", run->mode ? run->mode : "trace", &w->e);
     if (rc == 0 && run->hook_cost_ns > 0)
         rc = h5_attr_int64(g, "hook_cost_ns", run->hook_cost_ns, &w->e);
+    if (rc == 0 && run->min_duration_ns > 0)
+        rc = h5_attr_int64(g, "min_duration_ns", run->min_duration_ns, &w->e);
     H5Gclose(g);
     return rc;
 }

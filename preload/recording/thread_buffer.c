@@ -40,7 +40,7 @@ struct scope_thread_buffer {
     struct scope_record *records;
     struct scope_spill_ring ring;
     struct scope_shadow_frame *shadow;
-    struct scope_profile_table *profile;     /* profile mode only */
+    struct scope_profile_table *profile;     /* profile mode, or folding (fold.h) */
     int number;
     /* Where the thread that ended left off, for the next one: */
     struct scope_record *cur, *end;
@@ -145,7 +145,7 @@ static struct scope_thread_buffer *buffer_create(int number, int thread)
     scope_spill_ring_init(&b->ring, b->header, b->records);
     enter_slice(b, &b->cur, &b->end);
     b->number = number;
-    if (scope_profile_mode && !(b->profile = scope_profile_table_create(number))) {
+    if (scope_profile_tables && !(b->profile = scope_profile_table_create(number))) {
         shm_unlink(b->shm_name);
         munmap(map, map_bytes);
         goto fail_shadow;

@@ -116,8 +116,13 @@ SCOPE_API const scope_series *scope_region_on_rank(const scope_file *f, size_t r
 /* Whether the rank recorded the region (a group for it, maybe empty);
  * unlike scope_region_on_rank(), reads no calls. */
 SCOPE_API bool scope_region_recorded(const scope_file *f, size_t region, int rank);
-/* Number of calls of the region on the rank (0 when not recorded). */
+/* Number of calls of the region on the rank stored as rows (0 when not
+ * recorded): all of them, but for the calls a trace folded (min_duration,
+ * the region's folded_calls), which only scope_region_counted_calls counts. */
 SCOPE_API size_t scope_region_calls(const scope_file *f, size_t region, int rank);
+/* Number of calls of the region on the rank its statistics count: the
+ * rows and the folded calls (a profile's: all of its calls). */
+SCOPE_API size_t scope_region_counted_calls(const scope_file *f, size_t region, int rank);
 /* Fill out[0 .. calls-1] with the call durations. */
 SCOPE_API void scope_region_durations(const scope_file *f, size_t region, int rank, double *out);
 SCOPE_API void scope_region_durations_ns(const scope_file *f, size_t region, int rank, int64_t *out);

@@ -208,7 +208,8 @@ static int write_run(const struct scope_recover_options *o, const struct recover
         SCOPE_VERSION, root->hostname, root->platform, root->user, root->cwd, root->timestamp,
         root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
         root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns,
-        root->hook_cost_ns, recover_is_profile(&run->procs[0]) ? "profile" : "trace"};
+        root->hook_cost_ns, recover_is_profile(&run->procs[0]) ? "profile" : "trace",
+        0 /* min_duration: not in the meta segment; the regions' folded_calls say it */};
     scope_writer *w = rw.api->create(path, &info, err, errlen);
     int rc = w ? 0 : -1, parts = 0;
     if (rc == 0 && scope_comm_merge_init(&rw.comms, root->nranks) != 0) {
