@@ -44,6 +44,7 @@ struct scope_run_info {
                                       0: unknown, not written */
     const char *mode;              /* "trace" or "profile"; NULL: "trace" */
     int64_t min_duration_ns;       /* trace mode's min_duration; 0: none, not written */
+    int64_t trace_limit_bytes;     /* trace mode's trace_limit; 0: none, not written */
 };
 
 /* Attributes of /rank{N}. */
@@ -58,6 +59,8 @@ struct scope_rank_info {
      * NULL in trace mode. Path ids index it. */
     const int32_t *callpath_parents;
     size_t ncallpaths;
+    int64_t trace_limit_passed_ns; /* when the rank passed trace_limit (ns, rank 0's */
+                                   /* clock); 0: it did not, not written */
 };
 
 /* Where calls came from (README.md, "File format": /metadata/callsite_frames and

@@ -588,8 +588,8 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
     f.stack = 0;
     struct scope_shadow_frame *caller = t->sp > t->sp_base ? t->sp - 1 : NULL;
     f.children = 0;
-    if (scope_fold_active) {   /* kept: what it carried is per call */
-        fold_or_record(t, &f, caller, end, items, nitems, 0);
+    if (scope_fold_active) {   /* kept (what it carried is per call) until trace_limit */
+        fold_or_record(t, &f, caller, end, items, nitems, scope_trace_limit_passed);
         return;
     }
     if (!scope_profile_mode) {

@@ -236,11 +236,13 @@ __attribute__((constructor)) static void scope_start(void)
         scope_exit_stub_address = (uintptr_t)scope_exit_stub;
         scope_run_facts_collect(&scope_facts);
         /* profile mode counts calls in its tables: its buffers stay unused;
-         * trace mode folds its short calls into them (min_duration) */
+         * trace mode folds its short calls into them (min_duration), and
+         * every call past trace_limit */
         int profile = scope_rt.config.profile_mode;
         long long fold_below = profile ? 0 : scope_rt.config.min_duration_ns;
-        scope_profile_configure(profile, profile || fold_below > 0);
-        scope_fold_configure(fold_below);
+        long long limit = profile ? 0 : scope_rt.config.trace_limit_bytes;
+        scope_profile_configure(profile, profile || fold_below > 0 || limit > 0);
+        scope_fold_configure(fold_below, limit);
         scope_buffers_configure(scope_rt.config.profile_mode ? 0 : scope_rt.config.buffer_bytes,
                                 scope_rt.clock.raw0, scope_thread_end);
         scope_rt.hook_cost_ns = scope_measure_hook_cost();

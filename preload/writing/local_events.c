@@ -2,6 +2,7 @@
  * timestamps to ns on rank 0's clock and groups the calls by the regions of
  * its hooks. */
 #include "local_events.h"
+#include "fold.h"
 #include "log.h"
 #include "profile_rank.h"
 #include "region_clones.h"
@@ -24,6 +25,9 @@ static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region
     }
     int rc = scope_rank_profile_build(g->profile, tables, ntables, hook_region, scope_rt.nhooks,
                                       scope_rt.nregions, map, !scope_profile_mode, err, errlen);
+    uint64_t passed = scope_trace_limit_passed_at();
+    if (rc == 0 && passed)
+        g->profile->trace_limit_passed_ns = scope_clock_map_apply(map, passed);
     if (rc != 0) {
         free(g->profile);
         g->profile = NULL;

@@ -20,6 +20,7 @@ struct scope_rank_profile {
     int32_t *parents;                       /* npaths: each path's parent, -1 none; */
                                             /* NULL for folded tables */
     size_t npaths;
+    int64_t trace_limit_passed_ns;          /* set by the caller (fold.h); 0: not */
 };
 
 /* hook_region[h]: hook h's region (< nregions); map: raw ticks to ns on

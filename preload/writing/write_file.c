@@ -96,7 +96,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     if (scope_profile_mode)   /* its calls were counted, not recorded */
         scope_log("wrote %s (a profile, %d rank%s)", path, nranks, nranks == 1 ? "" : "s");
     else if (scope_fold_active)
-        scope_log("wrote %s (%zu call%s stored, the shorter ones folded, %d rank%s)", path,
+        scope_log("wrote %s (%zu call%s stored, the others folded into statistics, %d rank%s)", path,
                   events, events == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
     else
         scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s",
