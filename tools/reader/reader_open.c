@@ -266,7 +266,7 @@ static int build_regions(loader *ld)
             any = true;
         }
         f->n_events += s->pub.count;
-        f->has_threads |= s->has_threads;
+        f->has_threads |= s->has_threads && !f->is_profile;   /* a profile's are empty */
     }
     qsort(keys, nk, sizeof *keys, cmp_region_key);
     f->n_regions = nk;

@@ -97,6 +97,15 @@ SCOPE_API bool scope_has_thread_ids(const scope_file *f);
  * statistics and call paths, no calls; what needs the calls fails with a
  * message that says so. */
 SCOPE_API bool scope_is_profile(const scope_file *f);
+/* A profile's stored histogram of the durations of a region's calls on a
+ * rank (duration_histogram): out[i] calls lasted floor(log2(ns)) = i (bin
+ * 0 also holds durations under 2 ns); all zeros when the rank did not
+ * record the region. 0, or -1 (err set) when the file is not a profile or
+ * the histogram is damaged (its bins do not add up to the region's calls). */
+#define SCOPE_DURATION_BINS 64
+SCOPE_API int scope_region_duration_histogram(const scope_file *f, size_t region, int rank,
+                                              int64_t out[SCOPE_DURATION_BINS],
+                                              scope_error *err);
 
 /* Total number of recorded calls over all regions and ranks. */
 SCOPE_API size_t scope_event_count(const scope_file *f);
