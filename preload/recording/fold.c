@@ -14,6 +14,7 @@ uint64_t scope_fold_below;
 volatile int scope_trace_limit_passed;
 
 static long long limit_bytes;
+static uint64_t configured_below;   /* scope_fold_below before the limit */
 static _Atomic uint64_t records_seen;
 static uint64_t passed_at;
 
@@ -25,7 +26,14 @@ void scope_fold_configure(long long min_duration_ns, long long trace_limit_bytes
         return;
     /* ns_mult is ns per tick as a 32-bit fraction */
     unsigned __int128 ticks = ((unsigned __int128)min_duration_ns << 32) / scope_profile_ns_mult;
-    scope_fold_below = ticks > UINT64_MAX ? UINT64_MAX : (uint64_t)ticks;
+    scope_fold_below = configured_below = ticks > UINT64_MAX ? UINT64_MAX : (uint64_t)ticks;
+}
+
+void scope_fold_after_fork_child(void)
+{
+    atomic_store(&records_seen, 0);
+    scope_trace_limit_passed = 0;
+    scope_fold_below = configured_below;
 }
 
 void scope_fold_count_records(uint64_t records)

@@ -29,6 +29,10 @@ void scope_fold_configure(long long min_duration_ns, long long trace_limit_bytes
  * moves on): past trace_limit, the process folds every call from now. */
 void scope_fold_count_records(uint64_t records);
 
+/* A forked child records into a file of its own: its records are counted
+ * afresh, its calls folded as configured. */
+void scope_fold_after_fork_child(void);
+
 /* When the process passed trace_limit (raw clock), 0 if it did not. */
 uint64_t scope_trace_limit_passed_at(void);
 

@@ -407,4 +407,5 @@ void scope_buffers_after_fork_child(void)
     registry = free_buffers = NULL;
     thread_count = buffer_count = 0;
     scope_spill_writer_after_fork_child();
+    scope_fold_after_fork_child();
 }
