@@ -121,6 +121,10 @@ int region_begin(struct region_stream *r, hid_t regions,
         snprintf(r->err.buf, r->err.len, "out of memory for region '%s'", info->name);
         return -1;
     }
+    if (info->profile && info->profile->folded) {   /* its windows add the rows */
+        r->stats = info->profile->stats;
+        return h5_attr_int64(r->group, "folded_calls", info->profile->stats.calls, &r->err);
+    }
     if (info->profile) {   /* no calls: its windows are empty */
         r->stats = info->profile->stats;
         return profile_region_write(r->group, info->profile, &r->err);
@@ -275,7 +279,9 @@ int region_end(struct region_stream *r)
             snprintf(r->err.buf, r->err.len, "%s", why);
         return -1;
     }
-    if (region_stats_write(&r->stats, r->group, r->has_self, r->self_ns, &r->err) < 0)
+    /* a self time added up in ticks (folding) may round past the total */
+    int64_t self = r->self_ns < r->stats.total_ns ? r->self_ns : r->stats.total_ns;
+    if (region_stats_write(&r->stats, r->group, r->has_self, self, &r->err) < 0)
         return -1;
     for (int c = 0; c < REGION_NCOLUMNS; c++)
         if (h5_close(&r->dset[c]) < 0)

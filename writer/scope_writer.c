@@ -147,6 +147,10 @@ static int write_metadata(scope_writer *w, const struct scope_run_info *run)
         rc = h5_attr_string(g, "mode", run->mode ? run->mode : "trace", &w->e);
     if (rc == 0 && run->hook_cost_ns > 0)
         rc = h5_attr_int64(g, "hook_cost_ns", run->hook_cost_ns, &w->e);
+    if (rc == 0 && run->min_duration_ns > 0)
+        rc = h5_attr_int64(g, "min_duration_ns", run->min_duration_ns, &w->e);
+    if (rc == 0 && run->trace_limit_bytes > 0)
+        rc = h5_attr_int64(g, "trace_limit_bytes", run->trace_limit_bytes, &w->e);
     H5Gclose(g);
     return rc;
 }
@@ -217,6 +221,8 @@ static int open_rank(scope_writer *w, const struct scope_rank_info *info)
         h5_attr_int64(w->rank, "run_start_time", info->run_start_time, &w->e) < 0 ||
         h5_attr_int64(w->rank, "clock_offset_ns", info->clock_offset_ns, &w->e) < 0 ||
         h5_attr_int64(w->rank, "dropped_events", info->dropped_events, &w->e) < 0 ||
+        (info->trace_limit_passed_ns &&
+         h5_attr_int64(w->rank, "trace_limit_passed_ns", info->trace_limit_passed_ns, &w->e) < 0) ||
         (info->callpath_parents &&
          profile_callpaths_write(w->rank, info->callpath_parents, info->ncallpaths, &w->e) < 0))
         return -1;

@@ -43,6 +43,8 @@ struct scope_run_info {
     int64_t hook_cost_ns;          /* what one hooked call costs (measured at start);
                                       0: unknown, not written */
     const char *mode;              /* "trace" or "profile"; NULL: "trace" */
+    int64_t min_duration_ns;       /* trace mode's min_duration; 0: none, not written */
+    int64_t trace_limit_bytes;     /* trace mode's trace_limit; 0: none, not written */
 };
 
 /* Attributes of /rank{N}. */
@@ -57,6 +59,8 @@ struct scope_rank_info {
      * NULL in trace mode. Path ids index it. */
     const int32_t *callpath_parents;
     size_t ncallpaths;
+    int64_t trace_limit_passed_ns; /* when the rank passed trace_limit (ns, rank 0's */
+                                   /* clock); 0: it did not, not written */
 };
 
 /* Where calls came from (README.md, "File format": /metadata/callsite_frames and
@@ -78,11 +82,14 @@ struct scope_callsite_table {
 };
 
 /* Profile mode: what a region's calls on one rank add up to, stored
- * instead of its calls (README.md, "File format"). */
+ * instead of its calls (README.md, "File format"). Folded (trace mode's
+ * min_duration): what the calls not stored as rows add up to; the rows
+ * add to its statistics, and it has no histogram or paths written. */
 #define SCOPE_HISTOGRAM_BINS 64
 struct scope_region_profile {
     struct call_stats stats;       /* in ns */
-    int64_t self_ns;
+    int64_t self_ns;               /* folded: of all the calls, rows too */
+    int folded;
     int64_t histogram[SCOPE_HISTOGRAM_BINS];   /* calls with floor(log2(ns)) = i */
     int64_t pathless_calls;        /* calls counted without a call path */
     size_t npaths;                 /* the region's call paths on this rank: */

@@ -10,6 +10,7 @@
 struct rank_fixed {
     int64_t pid, run_start_time, clock_offset_ns, dropped_events, nregions;
     int64_t ncallpaths;            /* -1: no call paths (trace mode) */
+    int64_t trace_limit_passed_ns;
     uint64_t host_len;
 };
 struct region_fixed {
@@ -30,7 +31,8 @@ size_t scope_wire_rank_encode(char *buf, const struct scope_wire_rank *rank)
 {
     struct rank_fixed f = {rank->pid, rank->run_start_time, rank->clock_offset_ns,
                            rank->dropped_events, rank->nregions,
-                           rank->callpath_parents ? rank->ncallpaths : -1, 0};
+                           rank->callpath_parents ? rank->ncallpaths : -1,
+                           rank->trace_limit_passed_ns, 0};
     uint32_t host_len;
     size_t len = put_string(buf, sizeof(f), rank->hostname, &host_len);
     f.host_len = host_len;
@@ -54,7 +56,8 @@ int scope_wire_rank_decode(const char *buf, size_t len, struct scope_wire_rank *
     size_t rest_len = len - sizeof(f) - f.host_len;
     *rank = (struct scope_wire_rank){f.pid, f.run_start_time, f.clock_offset_ns,
                                      f.dropped_events, f.nregions,
-                                     strndup(buf + sizeof(f), f.host_len), NULL, f.ncallpaths};
+                                     strndup(buf + sizeof(f), f.host_len), NULL, f.ncallpaths,
+                                     f.trace_limit_passed_ns};
     if (f.ncallpaths >= 0 &&
         !(rank->callpath_parents = scope_wire_parents_decode(rest, rest_len, (size_t)f.ncallpaths)))
         return -1;

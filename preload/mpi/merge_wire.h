@@ -22,6 +22,7 @@ struct scope_wire_rank {
     char *hostname;                /* decoded: malloc'd, the caller frees it */
     int32_t *callpath_parents;     /* profile mode (else NULL); decoded: malloc'd */
     int64_t ncallpaths;
+    int64_t trace_limit_passed_ns; /* 0: it did not (scope_rank_info) */
 };
 
 /* Writes the rank message into buf (SCOPE_WIRE_MESSAGE_BYTES); returns its

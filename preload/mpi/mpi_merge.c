@@ -19,6 +19,7 @@
 #include "comm_exchange.h"
 #include "encode_threads.h"
 #include "fault_signals.h"
+#include "fold.h"
 #include "local_events.h"
 #include "log.h"
 #include "merge_comms.h"
@@ -75,8 +76,10 @@ static void own_events(int enabled, struct scope_event_groups *le, struct scope_
     char err[512];
     *le = (struct scope_event_groups){.runs = {.fd = -1}};
     scope_site_table_init(sites);
-    if (enabled && scope_local_events_build(le, sites, &to_root, err, sizeof(err)) == 0)
+    if (enabled && scope_local_events_build(le, sites, &to_root, err, sizeof(err)) == 0) {
+        scope_fold_say_limit(comms.rank);
         return;
+    }
     if (enabled)
         scope_log("rank %d: %s", comms.rank, err);
     scope_event_groups_free(le);   /* none: an empty rank */

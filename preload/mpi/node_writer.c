@@ -72,7 +72,8 @@ static int receive_node(const struct scope_writer_api *api, scope_writer *w,
         struct scope_rank_info info = {s->world_rank[r], rank.hostname, rank.pid,
                                        rank.run_start_time, rank.clock_offset_ns,
                                        rank.dropped_events, rank.callpath_parents,
-                                       rank.ncallpaths > 0 ? (size_t)rank.ncallpaths : 0};
+                                       rank.ncallpaths > 0 ? (size_t)rank.ncallpaths : 0,
+                                       rank.trace_limit_passed_ns};
         if (w && (rc != 0 || api->begin_rank(w, &info) != 0))
             rc = -1;
         for (int64_t k = 0; k < rank.nregions; k++)
@@ -143,7 +144,8 @@ static struct scope_rank_info own_rank(const struct scope_merge_comms *c,
     return (struct scope_rank_info){c->rank, scope_facts.hostname, scope_facts.pid,
                                     scope_rt.run_start_ns, 0, (int64_t)scope_buffers_dropped(),
                                     le->profile ? le->profile->parents : NULL,
-                                    le->profile ? le->profile->npaths : 0};
+                                    le->profile ? le->profile->npaths : 0,
+                                    le->profile ? le->profile->trace_limit_passed_ns : 0};
 }
 
 int scope_write_as_root(struct scope_node_intake *s, struct scope_event_groups *le,

@@ -7,7 +7,7 @@
 
 struct profile_fixed {
     struct call_stats stats;
-    int64_t self_ns, pathless_calls;
+    int64_t self_ns, pathless_calls, folded;
     int64_t histogram[SCOPE_HISTOGRAM_BINS];
     uint64_t npaths;
 };
@@ -27,7 +27,8 @@ static size_t column_bytes(int c, size_t n)
 size_t scope_wire_profile_encode(char *buf, const struct scope_region_profile *p)
 {
     struct profile_fixed f = {.stats = p->stats, .self_ns = p->self_ns,
-                              .pathless_calls = p->pathless_calls, .npaths = p->npaths};
+                              .pathless_calls = p->pathless_calls, .folded = p->folded,
+                              .npaths = p->npaths};
     memcpy(f.histogram, p->histogram, sizeof f.histogram);
     memcpy(buf, &f, sizeof f);
     size_t at = sizeof f;
@@ -50,6 +51,7 @@ struct scope_region_profile *scope_wire_profile_decode(const char *buf, size_t l
     if (!p)
         return NULL;
     *p = (struct scope_region_profile){.stats = f.stats, .self_ns = f.self_ns,
+                                       .folded = f.folded != 0,
                                        .pathless_calls = f.pathless_calls, .npaths = f.npaths};
     memcpy(p->histogram, f.histogram, sizeof f.histogram);
     size_t n = f.npaths ? f.npaths : 1;

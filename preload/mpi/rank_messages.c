@@ -67,7 +67,8 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
     struct scope_wire_rank rank = {scope_facts.pid, run_start, offset,
                                    (int64_t)scope_buffers_dropped(), (int64_t)nonempty,
                                    scope_facts.hostname, le->profile ? le->profile->parents : NULL,
-                                   le->profile ? (int64_t)le->profile->npaths : -1};
+                                   le->profile ? (int64_t)le->profile->npaths : -1,
+                                   le->profile ? le->profile->trace_limit_passed_ns : 0};
     size_t len = scope_wire_rank_encode(p->buf, &rank);
     if (rc == 0)
         rc = scope_message_log_append(&p->log, TAG_RANK, p->buf, len, p->err, sizeof p->err);

@@ -5,6 +5,7 @@
  * (allocation, I/O) goes through call_out. */
 #include "thread_state.h"
 #include "callsite_stack.h"
+#include "fold.h"
 #include "profile_table.h"
 #include "context_stacks.h"
 #include "payload.h"
@@ -150,12 +151,41 @@ static inline void emit_carrying(struct scope_thread *t, const struct scope_shad
         scope_item_encode(r + n + 1 + i, &items[i]);
 }
 
+/* Trace mode with folding (fold.h): the call of frame f, ending at `end`,
+ * is counted in the thread's table when it may be folded and is short,
+ * else recorded (with the values of mask `values` and its payload items,
+ * if any), its self time added to the table; either way its time counts in
+ * its caller's children. */
+static void fold_or_record(struct scope_thread *t, struct scope_shadow_frame *f,
+                           struct scope_shadow_frame *caller, uint64_t end, uint32_t values,
+                           const struct scope_payload_item *items, size_t nitems, int may_fold)
+{
+    if (!scope_recording)
+        return;
+    uint64_t d = end > f->start ? end - f->start : 0;
+    if (may_fold && d < scope_fold_below) {
+        f->path = SCOPE_PROFILE_NO_PATH;
+        profile_call(t, f, caller, end);
+        return;
+    }
+    t->busy++;
+    __asm__ volatile("" ::: "memory");
+    scope_profile_keep(t->profile, f->hook, d, f->children);
+    if (caller)
+        caller->children += d;
+    __asm__ volatile("" ::: "memory");
+    t->busy--;
+    emit_carrying(t, f, end, values, items, nitems);
+}
+
 /* A frame of the shadow stack ends: counted in profile mode, else
- * recorded. */
+ * recorded (or folded). */
 static inline void emit(struct scope_thread *t, struct scope_shadow_frame *f, uint64_t end)
 {
     if (scope_profile_mode && scope_recording)
         profile_call(t, f, f > t->sp_base ? f - 1 : NULL, end);
+    else if (scope_fold_active)
+        fold_or_record(t, f, f > t->sp_base ? f - 1 : NULL, end, frame_values(f), NULL, 0, 1);
     else
         emit_carrying(t, f, end, frame_values(f), NULL, 0);
 }
@@ -206,10 +236,13 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
     f->hook = hook;
     f->start = now;
     f->stack = stack;
-    if (scope_profile_mode) {
+    if (scope_profile_tables) {
         f->children = 0;
-        f->path = scope_profile_path_of(t->profile, f > t->sp_base ? (f - 1)->path
-                                                                   : SCOPE_PROFILE_ROOT, hook);
+        f->path = scope_profile_mode
+                      ? scope_profile_path_of(t->profile, f > t->sp_base ? (f - 1)->path
+                                                                         : SCOPE_PROFILE_ROOT,
+                                              hook)
+                      : SCOPE_PROFILE_NO_PATH;
     }
     t->sp = f + 1;
     *slot = (uint64_t)scope_exit_stub_address;
@@ -384,8 +417,13 @@ static void end_unfinished(struct scope_thread *t, const struct scope_shadow_fra
     struct scope_record *r = scope_profile_mode ? NULL : take_slots(t, 1);
     if (r)
         scope_unfinished_encode(r, now, (uint32_t)(t->sp - f));
+    /* folding keeps them all: the record above counts them */
     for (struct scope_shadow_frame *g = t->sp; g > f; g--)
-        emit(t, g - 1, now);
+        if (scope_fold_active)
+            fold_or_record(t, g - 1, g - 1 > t->sp_base ? g - 2 : NULL, now,
+                           frame_values(g - 1), NULL, 0, 0);
+        else
+            emit(t, g - 1, now);
 }
 
 /* known_stack(), or 2 for the signal stack; 0 still means unknown. */
@@ -452,8 +490,12 @@ __attribute__((visibility("hidden"))) uint64_t scope_on_exit(uint64_t *caller_sp
     if (unlikely(recording & SCOPE_HOOK_VALUES))
         return exit_slow(t, slot, caller_sp[SAVED_RETURN_VALUE]);
     uint64_t now = __builtin_ia32_rdtsc();
-    if (scope_profile_mode) {
-        profile_call(t, f, f > t->sp_base ? f - 1 : NULL, now);
+    if (scope_profile_tables) {   /* profile mode, or folding */
+        struct scope_shadow_frame *caller = f > t->sp_base ? f - 1 : NULL;
+        if (scope_profile_mode)
+            profile_call(t, f, caller, now);
+        else
+            fold_or_record(t, f, caller, now, 0, NULL, 0, 1);   /* values: slow exit */
         uint64_t ret = f->return_address;
         __asm__ volatile("" ::: "memory");
         t->sp = f;
@@ -587,14 +629,18 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
     f.hook = hook;
     f.start = start;
     f.stack = 0;
+    struct scope_shadow_frame *caller = t->sp > t->sp_base ? t->sp - 1 : NULL;
+    f.children = 0;
+    if (scope_fold_active) {   /* kept (what it carried is per call) until trace_limit */
+        fold_or_record(t, &f, caller, end, 0, items, nitems, scope_trace_limit_passed);
+        return;
+    }
     if (!scope_profile_mode) {
         emit_carrying(t, &f, end, 0, items, nitems);
         return;
     }
     /* a profile counts the call under its hooked caller's path; what it
      * carried is not aggregated */
-    struct scope_shadow_frame *caller = t->sp > t->sp_base ? t->sp - 1 : NULL;
-    f.children = 0;
     f.path = scope_profile_path_of(t->profile, caller ? caller->path : SCOPE_PROFILE_ROOT, hook);
     if (scope_recording)
         profile_call(t, &f, caller, end);

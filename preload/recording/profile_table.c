@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 int scope_profile_mode;
+int scope_profile_tables;
 uint64_t scope_profile_ns_mult = UINT64_C(1) << 32;
 
 /* ns per raw tick as a 32-bit fraction, over 2 ms: the histogram's bins
@@ -29,10 +30,11 @@ static uint64_t measure_ns_mult(void)
                        : UINT64_C(1) << 32;
 }
 
-void scope_profile_configure(int profile)
+void scope_profile_configure(int profile, int tables)
 {
     scope_profile_mode = profile;
-    if (profile)
+    scope_profile_tables = tables;
+    if (tables)
         scope_profile_ns_mult = measure_ns_mult();
 }
 
@@ -67,6 +69,7 @@ struct scope_profile_table *scope_profile_table_create(int number)
         return NULL;
     memcpy(p->header.magic, SCOPE_PROFILE_MAGIC, 8);
     p->header.pid = (int32_t)getpid();
+    p->header.folding = !scope_profile_mode;
     populate(p->regions, scope_rt.nhooks * sizeof(p->regions[0]));
     populate(p->paths, sizeof(p->paths) + sizeof(p->index));
     return p;

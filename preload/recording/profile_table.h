@@ -29,7 +29,9 @@
 #define SCOPE_PROFILE_ROOT (UINT32_MAX - 1)            /* the parent of outermost calls */
 
 struct scope_profile_region {
-    uint64_t calls, total, self, min, max, first_start, last_end, pad;
+    uint64_t calls, total, self, min, max, first_start, last_end;
+    uint64_t kept_self;   /* trace mode with folding (fold.h): the self time of the */
+                          /* calls recorded, not counted here */
     unsigned __int128 squares;
     uint64_t histogram[SCOPE_PROFILE_BINS];
 };
@@ -41,7 +43,8 @@ struct scope_profile_path {
 
 struct scope_profile_header {
     char magic[8];
-    int32_t pid, reserved;
+    int32_t pid;
+    int32_t folding;           /* 1: a trace's folded calls (fold.h), 0: a profile */
     uint64_t npaths;           /* paths[0 .. npaths) are in use */
 };
 
@@ -55,6 +58,9 @@ struct scope_profile_table {
 #pragma GCC visibility push(hidden)
 /* Process-wide, set once before recording starts. */
 extern int scope_profile_mode;          /* 1: aggregate instead of recording calls */
+extern int scope_profile_tables;        /* every buffer has a table and every frame */
+                                        /* counts its callees' time: profile mode, */
+                                        /* or trace mode with folding (fold.h) */
 extern uint64_t scope_profile_ns_mult;  /* ns per tick, 32-bit fraction (histogram bins) */
 #pragma GCC visibility pop
 
@@ -125,9 +131,18 @@ static inline uint64_t scope_profile_add(struct scope_profile_table *p, uint32_t
     return d;
 }
 
-/* Set up before recording starts (`profile`: [output] mode = profile);
+/* A call of `hook` lasting d ticks whose direct hooked callees took
+ * `children` was recorded, not counted: only its self time is added. */
+static inline void scope_profile_keep(struct scope_profile_table *p, uint32_t hook, uint64_t d,
+                                      uint64_t children)
+{
+    p->regions[hook].kept_self += d > children ? d - children : 0;
+}
+
+/* Set up before recording starts (`profile`: [output] mode = profile;
+ * `tables`: threads keep tables, in profile mode or when folding);
  * measures the tick rate for the histogram's bins. */
-void scope_profile_configure(int profile);
+void scope_profile_configure(int profile, int tables);
 
 /* A new table in the segment "/STEM-pN" for buffer `number`, NULL with
  * errno when it cannot be made. */

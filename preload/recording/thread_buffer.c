@@ -2,10 +2,11 @@
  * hooked call (and tells the hot path where its stacks are), takes them
  * back when it ends for the next thread, makes buffers ready a stretch at
  * a time, moves a thread on to its buffer's next slice when one is full
- * (spill_writer.c writes the full ones out), and tells where they all
- * are. */
+ * (spill_writer.c writes the full ones out), counting its records then for
+ * trace_limit (fold.h), and tells where they all are. */
 #include "thread_buffer.h"
 #include "fault_stack.h"
+#include "fold.h"
 #include "log.h"
 #include "process_meta.h"
 #include "profile_table.h"
@@ -40,8 +41,9 @@ struct scope_thread_buffer {
     struct scope_record *records;
     struct scope_spill_ring ring;
     struct scope_shadow_frame *shadow;
-    struct scope_profile_table *profile;     /* profile mode only */
+    struct scope_profile_table *profile;     /* profile mode, or folding (fold.h) */
     int number;
+    uint64_t counted;                        /* its records counted for trace_limit */
     /* Where the thread that ended left off, for the next one: */
     struct scope_record *cur, *end;
     struct scope_stack_table *stacks;
@@ -145,7 +147,7 @@ static struct scope_thread_buffer *buffer_create(int number, int thread)
     scope_spill_ring_init(&b->ring, b->header, b->records);
     enter_slice(b, &b->cur, &b->end);
     b->number = number;
-    if (scope_profile_mode && !(b->profile = scope_profile_table_create(number))) {
+    if (scope_profile_tables && !(b->profile = scope_profile_table_create(number))) {
         shm_unlink(b->shm_name);
         munmap(map, map_bytes);
         goto fail_shadow;
@@ -309,6 +311,11 @@ void scope_thread_flush(void *arg)
     size_t slot = scope_spill_ring_slot(&b->ring, b->ring.current);
     struct scope_record *slice_end = b->records + slot + b->ring.slice;
     char why[1200] = "";
+    /* cur may lie past the end when a signal handler raced for the last slot */
+    struct scope_record *last = t->cur < t->end ? t->cur : t->end;
+    uint64_t filled = b->ring.current * b->ring.slice + (uint64_t)(last - (b->records + slot));
+    scope_fold_count_records(filled - b->counted);
+    b->counted = filled;
     if (t->end < slice_end) {
         make_ready(b);
         t->end = b->records + b->header->ready < slice_end ? b->records + b->header->ready
@@ -316,12 +323,8 @@ void scope_thread_flush(void *arg)
     } else if (scope_spill_next_slice(&b->ring, why, sizeof(why)) == 0) {
         enter_slice(b, &t->cur, &t->end);
     } else {
-        /* cur may lie past the end when a signal handler raced for the last slot */
-        struct scope_record *last = t->cur < t->end ? t->cur : t->end;
         scope_log("%s: recording stops on this thread (its first %llu records are kept, later "
-                  "calls are counted as dropped_events)", why,
-                  (unsigned long long)(b->ring.current * b->ring.slice +
-                                       (uint64_t)(last - (b->records + slot))));
+                  "calls are counted as dropped_events)", why, (unsigned long long)filled);
         t->status = SCOPE_THREAD_FULL;
         t->cur = t->end = last;
     }
@@ -404,4 +407,5 @@ void scope_buffers_after_fork_child(void)
     registry = free_buffers = NULL;
     thread_count = buffer_count = 0;
     scope_spill_writer_after_fork_child();
+    scope_fold_after_fork_child();
 }

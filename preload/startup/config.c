@@ -167,6 +167,25 @@ long long scope_parse_size(const char *text)
     return value * factor;
 }
 
+long long scope_parse_duration(const char *text)
+{
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    if (!text || !(isdigit((unsigned char)*text) || *text == '.'))
+        return -1;
+    char *rest;
+    double value = strtod(text, &rest);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(rest, units[i].unit) != 0)
+            continue;
+        double ns = value * units[i].ns;
+        return ns >= 1 && ns <= 86400e9 ? (long long)(ns + 0.5) : -1;
+    }
+    return -1;
+}
+
 /* ---- patterns ------------------------------------------------------- */
 
 /* The literal characters every match of the POSIX extended regex `re`
@@ -751,6 +770,23 @@ static int set_output_key(struct parser *p, const char *key, const char *value)
             return fail(p->err, p->errlen, &p->loc,
                         "bad mode '%s' (expected trace or profile)", value);
         p->cfg->profile_mode = mode;
+        return 0;
+    }
+    if (strcmp(key, "min_duration") == 0) {
+        long long ns = scope_parse_duration(value);
+        if (ns < 0)
+            return fail(p->err, p->errlen, &p->loc,
+                        "bad duration '%s' for 'min_duration' (expected e.g. 500ns, 2us, 1ms)",
+                        value);
+        p->cfg->min_duration_ns = ns;
+        return 0;
+    }
+    if (strcmp(key, "trace_limit") == 0) {
+        long long bytes = scope_parse_size(value);
+        if (bytes < 0)
+            return fail(p->err, p->errlen, &p->loc,
+                        "bad size '%s' for 'trace_limit' (expected e.g. 64M, 1G)", value);
+        p->cfg->trace_limit_bytes = bytes;
         return 0;
     }
     return fail(p->err, p->errlen, &p->loc, "unknown key '%s' in [output]", key);

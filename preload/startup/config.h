@@ -35,6 +35,10 @@ struct scope_config {
     char *output_file;     /* [output] file, default "profiling_data.h5" */
     size_t buffer_bytes;   /* [output] buffer, default 8 MiB */
     int profile_mode;      /* [output] mode: 0 trace (default), 1 profile */
+    long long min_duration_ns;   /* [output] min_duration: shorter calls are folded */
+                                 /* into their region's statistics; 0: none */
+    long long trace_limit_bytes; /* [output] trace_limit: past it a process counts */
+                                 /* its calls instead of recording them; 0: none */
     int callsite_depth;    /* [callsites] depth, default 0 (none) */
     struct scope_pattern *patterns;
     size_t npatterns, patterns_cap;
@@ -93,5 +97,9 @@ int scope_parse_mode(const char *text);
 
 /* Parses "8M", "512k", "1G", "4096" into bytes; -1 on error. */
 long long scope_parse_size(const char *text);
+
+/* Parses "2us", "500ns", "1.5ms", "1s" (a number and a unit: ns, us, ms,
+ * s) into ns; -1 on error (no unit, under 1 ns, over a day). */
+long long scope_parse_duration(const char *text);
 
 #endif

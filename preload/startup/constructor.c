@@ -5,6 +5,7 @@
  * program that runs unprofiled. */
 #include "constructor.h"
 #include "fault_signals.h"
+#include "fold.h"
 #include "hook_cost.h"
 #include "install.h"
 #include "log.h"
@@ -65,6 +66,24 @@ static uint64_t xsave_area_size(void)
     return ((uint64_t)b + 63) & ~(uint64_t)63;
 }
 
+/* SCOPE_MIN_DURATION and SCOPE_TRACE_LIMIT, over the config's [output]
+ * min_duration and trace_limit. */
+static int output_limits_from_env(void)
+{
+    const char *min = getenv("SCOPE_MIN_DURATION"), *limit = getenv("SCOPE_TRACE_LIMIT");
+    if (min && *min && (scope_rt.config.min_duration_ns = scope_parse_duration(min)) < 0) {
+        scope_warn("SCOPE_MIN_DURATION: bad duration '%s' (expected e.g. 500ns, 2us, 1ms); "
+                   "profiling disabled", min);
+        return -1;
+    }
+    if (limit && *limit && (scope_rt.config.trace_limit_bytes = scope_parse_size(limit)) < 0) {
+        scope_warn("SCOPE_TRACE_LIMIT: bad size '%s' (expected e.g. 64M, 1G); profiling disabled",
+                   limit);
+        return -1;
+    }
+    return 0;
+}
+
 static int load_config(void)
 {
     char err[1024];
@@ -94,6 +113,8 @@ static int load_config(void)
             return -1;
         }
     }
+    if (output_limits_from_env() != 0)
+        return -1;
     const char *out = getenv("SCOPE_OUTPUT");
     if (out && *out) {
         char *copy = strdup(out);
@@ -214,8 +235,14 @@ __attribute__((constructor)) static void scope_start(void)
         scope_xsave_size = xsave_area_size();
         scope_exit_stub_address = (uintptr_t)scope_exit_stub;
         scope_run_facts_collect(&scope_facts);
-        /* profile mode counts calls in its tables: its buffers stay unused */
-        scope_profile_configure(scope_rt.config.profile_mode);
+        /* profile mode counts calls in its tables: its buffers stay unused;
+         * trace mode folds its short calls into them (min_duration), and
+         * every call past trace_limit */
+        int profile = scope_rt.config.profile_mode;
+        long long fold_below = profile ? 0 : scope_rt.config.min_duration_ns;
+        long long limit = profile ? 0 : scope_rt.config.trace_limit_bytes;
+        scope_profile_configure(profile, profile || fold_below > 0 || limit > 0);
+        scope_fold_configure(fold_below, limit);
         scope_buffers_configure(scope_rt.config.profile_mode ? 0 : scope_rt.config.buffer_bytes,
                                 scope_rt.clock.raw0, scope_thread_end);
         scope_rt.hook_cost_ns = scope_measure_hook_cost();

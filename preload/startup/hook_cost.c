@@ -89,8 +89,8 @@ int64_t scope_measure_hook_cost(void)
                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
                                -1, 0)
                         : MAP_FAILED;
-    /* profile mode counts the calls in a table instead (only its pages in use are touched) */
-    void *table = scope_profile_mode ? mmap(NULL, sizeof(struct scope_profile_table),
+    /* profile mode, or folding, counts calls in a table (only its pages in use are touched) */
+    void *table = scope_profile_tables ? mmap(NULL, sizeof(struct scope_profile_table),
                                             PROT_READ | PROT_WRITE,
                                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
                                      : NULL;

@@ -74,6 +74,8 @@ struct scope_run_info scope_run_info_from(const struct scope_run_facts *f, int m
         .total_cores = sysconf(_SC_NPROCESSORS_ONLN),
         .run_start_time = run_start_time,
         .hook_cost_ns = scope_rt.hook_cost_ns,
+        .min_duration_ns = scope_rt.config.profile_mode ? 0 : scope_rt.config.min_duration_ns,
+        .trace_limit_bytes = scope_rt.config.profile_mode ? 0 : scope_rt.config.trace_limit_bytes,
     };
 }
 

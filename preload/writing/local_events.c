@@ -2,6 +2,7 @@
  * timestamps to ns on rank 0's clock and groups the calls by the regions of
  * its hooks. */
 #include "local_events.h"
+#include "fold.h"
 #include "log.h"
 #include "profile_rank.h"
 #include "region_clones.h"
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Profile mode: every thread's table added up into g->profile. */
+/* Profile mode or folding: every thread's table added up into g->profile. */
 static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region,
                        const struct scope_clock_map *map, char *err, size_t errlen)
 {
@@ -23,7 +24,10 @@ static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region
         return -1;
     }
     int rc = scope_rank_profile_build(g->profile, tables, ntables, hook_region, scope_rt.nhooks,
-                                      scope_rt.nregions, map, err, errlen);
+                                      scope_rt.nregions, map, !scope_profile_mode, err, errlen);
+    uint64_t passed = scope_trace_limit_passed_at();
+    if (rc == 0 && passed)
+        g->profile->trace_limit_passed_ns = scope_clock_map_apply(map, passed);
     if (rc != 0) {
         free(g->profile);
         g->profile = NULL;
@@ -61,7 +65,7 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
                                       SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
     scope_record_reader_close(&in);
-    if (rc == 0 && scope_profile_mode)
+    if (rc == 0 && scope_profile_tables)   /* profile mode, or folding */
         rc = add_profile(g, hook_region, &map, err, errlen);
     if (rc == 0) {
         g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,

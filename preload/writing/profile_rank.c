@@ -37,6 +37,7 @@ static int64_t ticks_ns(const struct scope_clock_map *m, uint64_t ticks)
 
 static void add_region(struct region_sum *s, const struct scope_profile_region *r)
 {
+    s->self += r->kept_self;
     if (r->calls == 0)
         return;
     if (s->calls == 0) {
@@ -151,7 +152,8 @@ static int region_paths(struct scope_rank_profile *p, const struct builder *b,
 int scope_rank_profile_build(struct scope_rank_profile *p,
                              struct scope_profile_table *const *tables, size_t ntables,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
-                             const struct scope_clock_map *map, char *err, size_t errlen)
+                             const struct scope_clock_map *map, int folded, char *err,
+                             size_t errlen)
 {
     *p = (struct scope_rank_profile){.nregions = nregions};
     struct builder b = {0};
@@ -172,9 +174,12 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
     }
     for (size_t r = 0; rc == 0 && r < nregions; r++) {
         p->regions[r].stats = region_stats(&sums[r], map);
+        p->regions[r].folded = folded;
         int64_t self = ticks_ns(map, sums[r].self);
-        p->regions[r].self_ns = self < p->regions[r].stats.total_ns ? self
-                                                                    : p->regions[r].stats.total_ns;
+        /* folded: the recorded calls' times add to the total (the writer bounds it) */
+        p->regions[r].self_ns = folded || self < p->regions[r].stats.total_ns
+                                    ? self
+                                    : p->regions[r].stats.total_ns;
         for (int i = 0; i < SCOPE_PROFILE_BINS; i++)
             p->regions[r].histogram[i] = (int64_t)sums[r].histogram[i];
     }
@@ -183,6 +188,10 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
         rc = -1;
     if (rc == 0)
         rc = region_paths(p, &b, map);
+    if (rc == 0 && folded) {   /* no paths: the rank has none */
+        free(p->parents);
+        p->parents = NULL;
+    }
     free(sums);
     free(map_paths);
     free(b.index);

@@ -17,16 +17,22 @@
 struct scope_rank_profile {
     struct scope_region_profile *regions;   /* nregions */
     size_t nregions;
-    int32_t *parents;                       /* npaths: each path's parent, -1 none */
+    int32_t *parents;                       /* npaths: each path's parent, -1 none; */
+                                            /* NULL for folded tables */
     size_t npaths;
+    int64_t trace_limit_passed_ns;          /* set by the caller (fold.h); 0: not */
 };
 
 /* hook_region[h]: hook h's region (< nregions); map: raw ticks to ns on
- * rank 0's clock. 0, or -1 with err (out of memory). */
+ * rank 0's clock; folded: the tables of trace mode's folding (fold.h),
+ * whose statistics are of the calls not recorded and whose self times are
+ * of all calls; the rank then has no call paths (parents NULL). 0, or -1
+ * with err (out of memory). */
 int scope_rank_profile_build(struct scope_rank_profile *p,
                              struct scope_profile_table *const *tables, size_t ntables,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
-                             const struct scope_clock_map *map, char *err, size_t errlen);
+                             const struct scope_clock_map *map, int folded, char *err,
+                             size_t errlen);
 void scope_rank_profile_free(struct scope_rank_profile *p);
 
 /* Region r's profile, NULL when p is NULL (trace mode). */

@@ -6,10 +6,12 @@
 #include "write_file.h"
 #include "callsite_resolve.h"
 #include "companion_loader.h"
+#include "fold.h"
 #include "log.h"
 #include "output_path.h"
 #include "part_paths.h"
 #include "partial_file.h"
+#include "profile_table.h"
 #include "run_info.h"
 #include "runtime.h"
 #include "write_rank.h"
@@ -91,8 +93,11 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     size_t events;
     if (write_into(api, w, path, own, le, callsites, own_ids, comms, more, ctx, &events) != 0)
         return -1;
-    if (le->profile)   /* its calls were counted, not recorded */
+    if (scope_profile_mode)   /* its calls were counted, not recorded */
         scope_log("wrote %s (a profile, %d rank%s)", path, nranks, nranks == 1 ? "" : "s");
+    else if (scope_fold_active)
+        scope_log("wrote %s (%zu call%s stored, the others folded into statistics, %d rank%s)", path,
+                  events, events == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
     else
         scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s",
                   nranks, nranks == 1 ? "" : "s");

@@ -2,6 +2,7 @@
  * 1-rank run and writes its file at exit. */
 #include "write_local.h"
 #include "encode_threads.h"
+#include "fold.h"
 #include "local_events.h"
 #include "log.h"
 #include "profile_rank.h"
@@ -26,6 +27,7 @@ void scope_write_single_process(void)
         scope_site_table_free(&sites);
         return;
     }
+    scope_fold_say_limit(0);
     int any = 0;   /* a process that recorded (or counted) nothing writes nothing */
     for (size_t r = 0; !any && r < le.nregions; r++)
         any = scope_event_groups_has_calls(&le, r);
@@ -35,7 +37,8 @@ void scope_write_single_process(void)
             .run_start_time = scope_rt.run_start_ns, .clock_offset_ns = 0,
             .dropped_events = (int64_t)scope_buffers_dropped(),
             .callpath_parents = le.profile ? le.profile->parents : NULL,
-            .ncallpaths = le.profile ? le.profile->npaths : 0};
+            .ncallpaths = le.profile ? le.profile->npaths : 0,
+            .trace_limit_passed_ns = le.profile ? le.profile->trace_limit_passed_ns : 0};
         struct scope_callsite_set callsites;
         int32_t *ids;
         scope_write_file_callsites(&sites, &callsites, &ids);

@@ -4,8 +4,10 @@
 # plain program bench_calls, which calls work() N times, alternately
 # unprofiled, under libscope (LD_PRELOAD, SCOPE_FUNCTIONS=work) with the
 # default buffer (which spills: 10 M calls are 160 MB of records), with
-# a buffer that holds the whole run and in profile mode (SCOPE_MODE=profile:
-# calls counted in place, nothing recorded), and under `uftrace record -P work`
+# a buffer that holds the whole run, in profile mode (SCOPE_MODE=profile:
+# calls counted in place, nothing recorded) and folding every call
+# (SCOPE_MIN_DURATION=1s: a trace whose calls are all counted, not stored),
+# and under `uftrace record -P work`
 # when uftrace is installed, for several rounds in one invocation, and
 # prints the medians: ns per call, the overhead per call against the
 # unprofiled run, the ratio uftrace overhead / scope overhead, and bytes
@@ -75,7 +77,7 @@ ns_of() {      # ns_of FIELD OUTPUT: ns_per_call or cpu_ns_per_call
 }
 
 # Number of calls of work in a scope HDF5 file, from the dataset's extent
-# (a profile: from its calls attribute).
+# (a profile, or folded calls: from its calls attribute).
 recorded_in() {
     local n
     if [ "$2" = profile ]; then
@@ -93,8 +95,9 @@ variants=(base1 scope1 scopebig1)
 label[base1]="unprofiled";                threads[base1]=1
 label[scope1]="scope, default buffer (spills)"; threads[scope1]=1
 label[scopebig1]="scope, ${big_buffer} MiB buffer (no spill)"; threads[scopebig1]=1
-variants+=(scopeprof1)
+variants+=(scopeprof1 scopefold1)
 label[scopeprof1]="scope, profile mode"; threads[scopeprof1]=1
+label[scopefold1]="scope, min_duration = 1s (all folded)"; threads[scopefold1]=1
 if [ -n "$baseline_lib" ]; then
     variants+=(scopebase1)
     label[scopebase1]="baseline libscope, default buffer"; threads[scopebase1]=1
@@ -135,12 +138,17 @@ run_variant() {
             out=$(env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_MODE=profile \
                 SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
                 "$bench" "$calls" "$t" 2> "$tmp/stderr")
+        elif [ "$v" = scopefold1 ]; then
+            out=$(env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_MIN_DURATION=1s \
+                SCOPE_OUTPUT="$tmp/scope.h5" LD_PRELOAD="$lib" \
+                "$bench" "$calls" "$t" 2> "$tmp/stderr")
         else
             out=$(env -u SCOPE_CONFIG SCOPE_FUNCTIONS=work SCOPE_OUTPUT="$tmp/scope.h5" \
                 LD_PRELOAD="$([ "$v" = scopebase1 ] && echo "$baseline_lib" || echo "$lib")" \
                 "$bench" "$calls" "$t" 2> "$tmp/stderr")
         fi
-        got=$(recorded_in "$tmp/scope.h5" "$([ "$v" = scopeprof1 ] && echo profile)")
+        got=$(recorded_in "$tmp/scope.h5" \
+            "$([ "$v" = scopeprof1 ] || [ "$v" = scopefold1 ] && echo profile)")
         if [ "$got" != "$expect" ]; then
             echo "FAIL: $v recorded $got calls of work, expected $expect" >&2
             cat "$tmp/stderr" >&2
@@ -199,7 +207,7 @@ for v in "${variants[@]}"; do
         proc_ovh=$(calc "${pcpu[$v]} - $(cpu_base_of "$v")")
         file=$(tail -n 1 "$tmp/$v.file" | awk '{printf "%.1f", $2 / $1}')
         case $v in
-        scopeprof*) rec=0 ;;
+        scopeprof* | scopefold*) rec=0 ;;
         scope*) rec=$(tail -n 1 "$tmp/$v.file" | awk -v b="$record_bytes" -v c="$calls" \
                     -v w="$warmup" -v t="${threads[$v]}" '{printf "%.1f", $1 * b / ((c + w) * t)}') ;;
         uftrace*) rec=$file ;;

@@ -5,7 +5,9 @@
 # 1 rank, best of three runs, its shortest call close to the trace run's;
 # each histogram's first and last bins those of its min and max, its most
 # common bin that of the trace's calls (+-1); each call path's total minus
-# its self time its child paths' total; the documented layout (h5py: empty
+# its self time its child paths' total; plot --kind durations draws the
+# histograms (every call of both ranks), scope info says the profile has no
+# thread ids; the documented layout (h5py: empty
 # start_times, the histogram and the call paths adding up to the calls,
 # each path's parent the path of its caller); scope tree lists the paths
 # with their calls, the folded stacks and the flame graph have them, scope
@@ -154,6 +156,21 @@ PY
 "$SCOPE_CLI" export profile.h5 --to folded -o folded.txt 2>err.txt || fail "folded export"
 "$SCOPE_CLI" plot profile.h5 --kind flame -o flame.svg 2>err.txt || fail "flame graph"
 grep -q "outer;middle;leaf" flame.svg || fail "flame graph without the paths"
+"$SCOPE_CLI" plot profile.h5 --kind durations -o durations.svg 2>err.txt || fail "durations plot"
+"$SCOPE_CLI" info profile.h5 | grep -q "^thread_ids *no$" || fail "scope info: thread ids"
+"$PYTHON" - $steps <<'PY' || fail "the durations plot of a profile is not its histograms"
+import re, sys
+n = int(sys.argv[1])
+svg = open("durations.svg").read()
+assert "Calls by duration (log2 bins)" in svg
+calls = {}
+for region, count in re.findall(r"<title>(\w+): (\d+) calls of ", svg):
+    calls[region] = calls.get(region, 0) + int(count)
+# both ranks' calls, every bin drawn
+assert calls == {"outer": 2 * n, "middle": 4 * n, "leaf": 14 * n,
+                 "descend": 2 * 4 * ((n + 9) // 10)}, calls
+print("ok: the durations plot draws the stored histograms")
+PY
 "$SCOPE_CLI" diff trace.h5 profile.h5 --format csv >diff.csv 2>err.txt || fail "scope diff"
 [ "$(grep -c ',both$' diff.csv)" -eq 4 ] || fail "scope diff: $(cat diff.csv)"
 "$PYTHON" - $steps <<'PY' || fail "call paths of scope tree and the folded stacks"

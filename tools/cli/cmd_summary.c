@@ -92,7 +92,7 @@ static int per_rank_table(const scope_file *f, const scope_region_stats *st, siz
                 continue;
             table_text(t, scope_region_name(f, st[i].region));
             table_int(t, ranks[k]);
-            table_int(t, (int64_t)scope_region_calls(f, st[i].region, ranks[k]));
+            table_int(t, (int64_t)scope_region_counted_calls(f, st[i].region, ranks[k]));
             table_num(t, scope_region_total(f, st[i].region, ranks[k]));
             table_num(t, (double)self[k * nr + st[i].region] / 1e9);
         }

@@ -15,7 +15,12 @@
 #define PLOT_ROW 18.0    /* height of one bar row */
 
 int plot_gantt(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
+/* Total time per region and rank; of a profile, its calls by duration
+ * (plot_histogram.c). */
 int plot_durations(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
+/* A profile's calls by duration, from its stored histograms. */
+int plot_duration_histograms(const scope_file *f, const scope_filter *flt, FILE *out,
+                             scope_error *err);
 int plot_flame(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);
 /* The point-to-point matrix as a heatmap (a file with MPI payload). */
 int plot_comm(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err);

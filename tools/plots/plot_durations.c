@@ -1,5 +1,6 @@
 /* Duration bars: the total time of every shown region on every selected
- * rank that recorded it, one horizontal bar each, grouped by region. */
+ * rank that recorded it, one horizontal bar each, grouped by region; a
+ * profile's durations are drawn from its histograms (plot_histogram.c). */
 #include "plot.h"
 #include "selection.h"
 #include "svg.h"
@@ -59,6 +60,8 @@ static void draw(const scope_file *f, const bar *bars, size_t n, size_t n_ranks,
 
 int plot_durations(const scope_file *f, const scope_filter *flt, FILE *out, scope_error *err)
 {
+    if (scope_is_profile(f))
+        return plot_duration_histograms(f, flt, out, err);
     size_t n_ranks = 0, n = 0;
     bool *keep = selected_regions(f, flt, err);
     int *ranks = keep ? selected_ranks(f, flt, &n_ranks, err) : NULL;

@@ -105,6 +105,12 @@ size_t scope_region_calls(const scope_file *f, size_t region, int rank)
     return s ? s->pub.count : 0;
 }
 
+size_t scope_region_counted_calls(const scope_file *f, size_t region, int rank)
+{
+    const series *s = series_of(f, region, rank);
+    return s ? s->pub.count + (size_t)s->folded : 0;
+}
+
 void scope_region_durations_ns(const scope_file *f, size_t region, int rank, int64_t *out)
 {
     const scope_series *s = scope_region_on_rank(f, region, rank);

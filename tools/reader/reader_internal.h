@@ -15,13 +15,15 @@
  * them) are read by reader_series.c, the one place that reads calls: at
  * open for regions without statistics, else on first use. */
 typedef struct series {
-    scope_series pub;   /* pub.count is right once has_stats; the arrays once loaded */
+    scope_series pub;   /* pub.count (rows) is right once has_stats; the arrays once loaded */
     atomic_bool loaded; /* set last, under the file's lock */
     char *where;        /* the region group's path in the file */
     bool has_threads;   /* the group links a thread_ids dataset */
     bool has_callsites; /* the group links a callsite_ids dataset */
     bool has_stats;     /* stats hold: stored by the writer, or from the calls */
     struct call_stats stats;
+    int64_t folded;     /* calls in stats but not stored as rows (folded_calls: */
+                        /* trace mode's min_duration); the rows are the others */
     bool has_self;      /* self_ns holds: stored by the writer, or computed */
     int64_t self_ns;
     /* Stored order is by (start asc, duration desc) unless sorted == false;

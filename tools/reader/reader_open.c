@@ -72,8 +72,14 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
         reader_free_series(s);
         return NULL;
     }
+    if (have == 1 && (h5_scalar_attr(group, "folded_calls", H5T_NATIVE_INT64, &s->folded) < 0 ||
+                      s->folded < 0 || s->folded > s->stats.calls)) {
+        reader_fail(err, "%s: folded_calls is not a count of its calls", where);
+        reader_free_series(s);
+        return NULL;
+    }
     s->has_stats = have == 1;
-    s->pub.count = (size_t)s->stats.calls;
+    s->pub.count = (size_t)(s->stats.calls - s->folded);
     return s;
 }
 
@@ -262,7 +268,7 @@ static int build_regions(loader *ld)
             any = true;
         }
         f->n_events += s->pub.count;
-        f->has_threads |= s->has_threads;
+        f->has_threads |= s->has_threads && !f->is_profile;   /* a profile's are empty */
     }
     qsort(keys, nk, sizeof *keys, cmp_region_key);
     f->n_regions = nk;

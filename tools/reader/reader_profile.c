@@ -1,7 +1,8 @@
-/* reader_profile.c: the call paths a profile stores for one rank
- * (README.md, "File format": callpath_parents and each region's path_*
- * datasets), checked as they are read: every path listed by one region,
- * its parent an earlier path. */
+/* reader_profile.c: what a profile stores beside its statistics
+ * (README.md, "File format"): the call paths of one rank (callpath_parents
+ * and each region's path_* datasets), checked as they are read: every path
+ * listed by one region, its parent an earlier path; and a region's
+ * duration_histogram, whose bins add up to its calls. */
 #include "reader_h5.h"
 
 #include <stdint.h>
@@ -106,6 +107,51 @@ static int read_paths(const scope_file *f, size_t ri, profile_path **out, size_t
     *out = paths;
     *count = n;
     return 0;
+}
+
+static int read_histogram(const scope_file *f, const series *s, int64_t *out, scope_error *err)
+{
+    hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
+    if (g < 0)
+        return reader_fail(err, "%s: cannot open the group", s->where);
+    int64_t *bins = NULL;
+    size_t n = SCOPE_DURATION_BINS;
+    int rc = read_vector(g, "duration_histogram", H5T_NATIVE_INT64, sizeof *bins, (void **)&bins,
+                         &n, s->where, err);
+    H5Gclose(g);
+    int64_t calls = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (bins[i] < 0 || bins[i] > s->stats.calls - calls)
+            rc = reader_fail(err, "%s: duration_histogram holds more calls than the region",
+                             s->where);
+        else
+            calls += out[i] = bins[i];
+    }
+    if (rc == 0 && calls != s->stats.calls)
+        rc = reader_fail(err, "%s: duration_histogram holds %lld calls, the region %lld",
+                         s->where, (long long)calls, (long long)s->stats.calls);
+    free(bins);
+    return rc;
+}
+
+int scope_region_duration_histogram(const scope_file *f, size_t region, int rank,
+                                    int64_t out[SCOPE_DURATION_BINS], scope_error *err)
+{
+    memset(out, 0, SCOPE_DURATION_BINS * sizeof *out);
+    if (!f->is_profile)
+        return reader_fail(err, "%s is not a profile: it stores no duration histograms",
+                           f->path);
+    long ri = reader_rank_index(f, rank);
+    const series *s = ri >= 0 ? reader_series(f, region, (size_t)ri) : NULL;
+    if (!s)
+        return 0;
+    pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
+    pthread_mutex_lock(lock);
+    h5_quiet q = h5_quiet_begin();
+    int rc = read_histogram(f, s, out, err);
+    h5_quiet_end(q);
+    pthread_mutex_unlock(lock);
+    return rc;
 }
 
 int reader_profile_paths(const scope_file *f, size_t ri, profile_path **paths, size_t *n,

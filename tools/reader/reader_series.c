@@ -24,7 +24,7 @@ static void drop_calls(series *s)
     free((void *)s->pub.thread_ids);
     free((void *)s->pub.callsite_ids);
     free(s->order);
-    s->pub = (scope_series){.count = s->has_stats ? (size_t)s->stats.calls : 0};
+    s->pub = (scope_series){.count = s->has_stats ? (size_t)(s->stats.calls - s->folded) : 0};
     s->order = NULL;
     s->loaded = false;
 }
@@ -157,9 +157,12 @@ static int check_columns(const reading *r, size_t n_sites, scope_error *err)
     if (s->has_callsites && r->n_sites != r->n_start)
         return reader_fail(err, "%s: %zu start_times but %zu callsite_ids", s->where,
                            r->n_start, r->n_sites);
-    if (s->has_stats && (int64_t)r->n_start != s->stats.calls)
-        return reader_fail(err, "%s: %zu calls but the statistics say %lld", s->where,
-                           r->n_start, (long long)s->stats.calls);
+    if (s->has_stats && (int64_t)r->n_start != s->stats.calls - s->folded)
+        return s->folded ? reader_fail(err, "%s: %zu calls but the statistics say %lld, %lld "
+                                       "of them folded", s->where, r->n_start,
+                                       (long long)s->stats.calls, (long long)s->folded)
+                         : reader_fail(err, "%s: %zu calls but the statistics say %lld",
+                                       s->where, r->n_start, (long long)s->stats.calls);
     const int32_t *id = r->sites;
     for (size_t i = 0; i < r->n_sites; i++)
         if (id[i] < -1 || id[i] >= (int64_t)n_sites)

@@ -97,6 +97,15 @@ SCOPE_API bool scope_has_thread_ids(const scope_file *f);
  * statistics and call paths, no calls; what needs the calls fails with a
  * message that says so. */
 SCOPE_API bool scope_is_profile(const scope_file *f);
+/* A profile's stored histogram of the durations of a region's calls on a
+ * rank (duration_histogram): out[i] calls lasted floor(log2(ns)) = i (bin
+ * 0 also holds durations under 2 ns); all zeros when the rank did not
+ * record the region. 0, or -1 (err set) when the file is not a profile or
+ * the histogram is damaged (its bins do not add up to the region's calls). */
+#define SCOPE_DURATION_BINS 64
+SCOPE_API int scope_region_duration_histogram(const scope_file *f, size_t region, int rank,
+                                              int64_t out[SCOPE_DURATION_BINS],
+                                              scope_error *err);
 
 /* Total number of recorded calls over all regions and ranks. */
 SCOPE_API size_t scope_event_count(const scope_file *f);
@@ -116,8 +125,13 @@ SCOPE_API const scope_series *scope_region_on_rank(const scope_file *f, size_t r
 /* Whether the rank recorded the region (a group for it, maybe empty);
  * unlike scope_region_on_rank(), reads no calls. */
 SCOPE_API bool scope_region_recorded(const scope_file *f, size_t region, int rank);
-/* Number of calls of the region on the rank (0 when not recorded). */
+/* Number of calls of the region on the rank stored as rows (0 when not
+ * recorded): all of them, but for the calls a trace folded (min_duration,
+ * the region's folded_calls), which only scope_region_counted_calls counts. */
 SCOPE_API size_t scope_region_calls(const scope_file *f, size_t region, int rank);
+/* Number of calls of the region on the rank its statistics count: the
+ * rows and the folded calls (a profile's: all of its calls). */
+SCOPE_API size_t scope_region_counted_calls(const scope_file *f, size_t region, int rank);
 /* Fill out[0 .. calls-1] with the call durations. */
 SCOPE_API void scope_region_durations(const scope_file *f, size_t region, int rank, double *out);
 SCOPE_API void scope_region_durations_ns(const scope_file *f, size_t region, int rank, int64_t *out);

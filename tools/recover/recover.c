@@ -55,6 +55,8 @@ struct run_writing {
     struct scope_comm_merge comms;     /* every rank's communicators */
     FILE *report;
     size_t calls, ranks_done, ranks;
+    uint64_t counted;                  /* calls counted in profile tables (a profile's, */
+                                       /* or a trace's folded ones) */
     int64_t began;
 };
 
@@ -82,7 +84,7 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
                                            m->run_start_ns - m->clock_offset_ns,
                                            m->clock_offset_ns, (int64_t)dropped,
                                            g.profile ? g.profile->parents : NULL,
-                                           g.profile ? g.profile->npaths : 0};
+                                           g.profile ? g.profile->npaths : 0, 0};
             int32_t *map;
             if (g.anomaly.found) {
                 char line[512];
@@ -94,6 +96,8 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
             recover_name_callsites(proc, &sites, &rw->sites, &map, rw->report);
             g.comm_ids = scope_comm_merge_add(&rw->comms, g.payload.comms, g.payload.ncomms,
                                               g.payload.members, &g.ncomm_ids);
+            for (size_t r = 0; g.profile && r < g.profile->nregions; r++)
+                rw->counted += (uint64_t)g.profile->regions[r].stats.calls;
             rc = scope_write_rank(api, w, &info, &g, map, recover_region_info, m);
             if (rc != 0)
                 snprintf(err, errlen, "%s",
@@ -208,7 +212,8 @@ static int write_run(const struct scope_recover_options *o, const struct recover
         SCOPE_VERSION, root->hostname, root->platform, root->user, root->cwd, root->timestamp,
         root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
         root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns,
-        root->hook_cost_ns, recover_is_profile(&run->procs[0]) ? "profile" : "trace"};
+        root->hook_cost_ns, recover_is_profile(&run->procs[0]) ? "profile" : "trace",
+        0, 0 /* min_duration, trace_limit: not in the meta segment; folded_calls say it */};
     scope_writer *w = rw.api->create(path, &info, err, errlen);
     int rc = w ? 0 : -1, parts = 0;
     if (rc == 0 && scope_comm_merge_init(&rw.comms, root->nranks) != 0) {
@@ -241,7 +246,14 @@ static int write_run(const struct scope_recover_options *o, const struct recover
     fprintf(report, "scope recover: wrote %s", path);
     if (parts)
         fprintf(report, " and %d node file(s) in %s.d/", parts, path);
-    fprintf(report, " (%zu calls, %zu rank(s), %.2f s)\n", rw.calls, run->n,
+    if (recover_is_profile(&run->procs[0]))
+        fprintf(report, " (a profile of %llu calls", (unsigned long long)rw.counted);
+    else if (rw.counted)
+        fprintf(report, " (%zu calls stored, %llu folded", rw.calls,
+                (unsigned long long)rw.counted);
+    else
+        fprintf(report, " (%zu calls", rw.calls);
+    fprintf(report, ", %zu rank(s), %.2f s)\n", run->n,
             (double)(scope_monotonic_ns() - rw.began) / 1e9);
     for (size_t i = 0; !o->keep && i < run->n; i++)
         recover_remove_segments(&run->procs[i]);

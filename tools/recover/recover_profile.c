@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 static void table_path(char *out, size_t len, const struct recover_process *proc, int buffer)
 {
@@ -20,8 +19,13 @@ static void table_path(char *out, size_t len, const struct recover_process *proc
 int recover_is_profile(const struct recover_process *proc)
 {
     char path[4096];
+    struct scope_profile_header h;
     table_path(path, sizeof path, proc, 0);
-    return access(path, F_OK) == 0;
+    FILE *f = fopen(path, "rb");
+    int whole = f && fread(&h, sizeof h, 1, f) == 1;
+    if (f)
+        fclose(f);
+    return whole && !h.folding;   /* a trace's folded calls: a trace */
 }
 
 int recover_profile(const struct recover_process *proc, struct scope_event_groups *g,
@@ -52,7 +56,8 @@ int recover_profile(const struct recover_process *proc, struct scope_event_group
     if (rc == 0 && n > 0) {
         g->profile = malloc(sizeof(*g->profile));
         rc = g->profile ? scope_rank_profile_build(g->profile, tables, n, hook_region, nhooks,
-                                                   nregions, map, err, errlen)
+                                                   nregions, map, tables[0]->header.folding,
+                                                   err, errlen)
                         : -1;
         if (rc != 0) {
             free(g->profile);

@@ -11,7 +11,8 @@
 #include "event_groups.h"
 #include "recover_processes.h"
 
-/* Whether proc recorded in profile mode (it left a first table). */
+/* Whether proc recorded in profile mode (it left a first table, of a
+ * profile rather than of a trace's folded calls). */
 int recover_is_profile(const struct recover_process *proc);
 
 /* g->profile from proc's tables (none: left NULL); 0, or -1 with err. */

@@ -45,10 +45,11 @@ END_TEST
 
 START_TEST(rank_round_trip)
 {
-    struct scope_wire_rank in = {1234, 5, -6, 7, 3, "node17", NULL, -1}, out;
+    struct scope_wire_rank in = {1234, 5, -6, 7, 3, "node17", NULL, -1, 987654321}, out;
     size_t len = scope_wire_rank_encode(buf, &in);
     ck_assert_int_eq(scope_wire_rank_decode(buf, len, &out), 0);
     ck_assert_int_eq(out.pid, 1234);
+    ck_assert_int_eq(out.trace_limit_passed_ns, 987654321);
     ck_assert_int_eq(out.clock_offset_ns, -6);
     ck_assert_int_eq(out.dropped_events, 7);
     ck_assert_int_eq(out.nregions, 3);
@@ -95,6 +96,7 @@ START_TEST(profile_round_trip)
     ck_assert_double_eq(out.profile->stats.m2_ns2, 12.5);
     ck_assert_int_eq(out.profile->self_ns, 360);
     ck_assert_int_eq(out.profile->pathless_calls, 1);
+    ck_assert_int_eq(out.profile->folded, 0);
     ck_assert_int_eq(out.profile->histogram[3], 30);
     ck_assert_int_eq(out.profile->histogram[6], 1);
     ck_assert_uint_eq(out.profile->npaths, 2);
@@ -104,6 +106,13 @@ START_TEST(profile_round_trip)
     ck_assert_mem_eq(out.profile->path_self_ns, self, sizeof self);
     scope_wire_region_free(&out);
     ck_assert_int_eq(scope_wire_region_decode(buf, len - 1, &out, &n), -1);
+    scope_wire_region_free(&out);
+    /* a trace's folded calls (min_duration, trace_limit) say so */
+    p.folded = 1;
+    len = scope_wire_region_encode(buf, &in, 5);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &n), 0);
+    ck_assert_int_eq(out.profile->folded, 1);
+    ck_assert_uint_eq(n, 5);
     scope_wire_region_free(&out);
 }
 END_TEST

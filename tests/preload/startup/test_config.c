@@ -76,6 +76,25 @@ START_TEST(test_mode)
 }
 END_TEST
 
+/* [output] min_duration in ns, units ns, us, ms, s; trace_limit in bytes */
+START_TEST(test_output_limits)
+{
+    ck_assert_int_eq(cfg.min_duration_ns, 0);
+    ck_assert_int_eq(cfg.trace_limit_bytes, 0);
+    ck_assert_int_eq(load("[output]\nmin_duration = 2us\ntrace_limit = 1G\n"), 0);
+    ck_assert_int_eq(cfg.min_duration_ns, 2000);
+    ck_assert_int_eq(cfg.trace_limit_bytes, 1LL << 30);
+    ck_assert_int_eq(scope_parse_duration("500ns"), 500);
+    ck_assert_int_eq(scope_parse_duration("1.5ms"), 1500000);
+    ck_assert_int_eq(scope_parse_duration("3s"), 3000000000LL);
+    ck_assert_int_eq(scope_parse_duration("0.4ns"), -1);
+    ck_assert_int_eq(scope_parse_duration("2"), -1);
+    ck_assert_int_eq(scope_parse_duration("us"), -1);
+    ck_assert_int_eq(scope_parse_duration("2 us"), -1);
+    ck_assert_int_eq(scope_parse_duration("2d"), -1);
+}
+END_TEST
+
 START_TEST(test_good_lines)
 {
     const char *text =
@@ -160,6 +179,10 @@ static const struct {
      "t.conf:2: bad size '0' for 'buffer' (expected e.g. 4096, 512k, 8M, 1G)", false},
     {"[output]\nmode = Profile\n",
      "t.conf:2: bad mode 'Profile' (expected trace or profile)", false},
+    {"[output]\nmin_duration = 2\n",
+     "t.conf:2: bad duration '2' for 'min_duration' (expected e.g. 500ns, 2us, 1ms)", false},
+    {"[output]\ntrace_limit = 1T\n",
+     "t.conf:2: bad size '1T' for 'trace_limit' (expected e.g. 64M, 1G)", false},
     {"a\nb\n[output\n", "t.conf:3: unterminated section header '[output'", false},
     {"[functions] solve\n", "t.conf:1: unexpected text after section header: '[functions] solve'",
      false},
@@ -645,6 +668,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_good_lines);
     tcase_add_test(tc, test_mode);
+    tcase_add_test(tc, test_output_limits);
     tcase_add_test(tc, test_load_adds);
     tcase_add_loop_test(tc, test_bad_line, 0, sizeof bad_lines / sizeof bad_lines[0]);
     tcase_add_test(tc, test_error_truncated_buffer);

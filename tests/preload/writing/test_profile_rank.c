@@ -52,7 +52,7 @@ START_TEST(threads_and_hooks_merge)
     struct scope_clock_map m = map_of((unsigned __int128)1 << 64);   /* 1 ns a tick */
     struct scope_rank_profile p;
     char err[128];
-    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 2, hook_region, 4, 3, &m, err,
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 2, hook_region, 4, 3, &m, 0, err,
                                               sizeof err), 0);
     ck_assert_uint_eq(p.npaths, 3);   /* main, main > solve, region 2 */
     const struct scope_region_profile *main = &p.regions[0], *solve = &p.regions[1];
@@ -93,7 +93,7 @@ START_TEST(rounded_total_stays_consistent)
     struct scope_clock_map m = map_of(((unsigned __int128)1 << 64) / 3);
     struct scope_rank_profile p;
     char err[128];
-    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 1, hook_region, 1, 1, &m, err,
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 1, hook_region, 1, 1, &m, 0, err,
                                               sizeof err), 0);
     const struct call_stats *s = &p.regions[0].stats;
     ck_assert_int_eq(s->min_ns, 63);
@@ -117,7 +117,7 @@ START_TEST(too_deep_is_pathless)
     struct scope_clock_map m = map_of((unsigned __int128)1 << 64);
     struct scope_rank_profile p;
     char err[128];
-    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 1, hook_region, 1, 1, &m, err,
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 1, hook_region, 1, 1, &m, 0, err,
                                               sizeof err), 0);
     ck_assert_int_eq(p.regions[0].stats.calls, SCOPE_PROFILE_DEPTH + 3);
     ck_assert_uint_eq(p.npaths, SCOPE_PROFILE_DEPTH);
