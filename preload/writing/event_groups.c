@@ -1,17 +1,17 @@
 /* event_groups.c: one process's events sorted by (region, start) in
  * windows of bounded size (kept in memory when one window holds them all,
  * else handed to sorted_runs.c and merged per region as chunks are read),
- * and the regions' self times (see event_groups.h). */
+ * and the regions' self times (self_times.c; see event_groups.h). */
 #include "event_groups.h"
 #include "payload_functions.h"
 #include "profile_rank.h"
 #include "region_clones.h"
+#include "self_times.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* A thread's records come in end order, which for most regions is already
  * start order: check before paying for a sort. */
@@ -22,98 +22,6 @@ static void sort_by_start(struct scope_event *e, size_t n)
             qsort(e, n, sizeof(*e), scope_event_by_start);
             return;
         }
-}
-
-/* Self time, one batch after another: calls in end order, one thread after
- * another. A call's children are the calls it contains among those that
- * ended before it and were not yet claimed by another call: the top of a
- * stack. `known` drops to 0 when the order does not hold (a thread seen
- * twice, a call ending before the one before it without containing it) or
- * the stack would outgrow its bound. */
-struct self_pass {
-    struct interval { int64_t start, end; } *stack;
-    size_t depth, cap;
-    void *map;   /* the stack's mapping */
-    size_t map_bytes;
-    unsigned char *seen;
-    size_t seen_cap;
-    int32_t thread;
-    int known;
-};
-
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/* The stack is reserved whole but only touched as deep as it goes: in
- * transparent huge pages where the kernel has them (a page fault every
- * 2 MiB rather than every 4 KiB: 10 M calls of one function fill 64 MiB). */
-static int self_pass_init(struct self_pass *p, size_t cap)
-{
-    size_t bytes = (cap * sizeof(*p->stack) + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    char *map = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
-    *p = (struct self_pass){.cap = cap, .seen = calloc(64, 1), .seen_cap = 64, .thread = -1,
-                            .known = 1};
-    if (map == MAP_FAILED)
-        return -1;
-    char *aligned = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    madvise(aligned, bytes, MADV_HUGEPAGE);
-    p->stack = (struct interval *)aligned;
-    p->map = map;
-    p->map_bytes = bytes + HUGE_PAGE;
-    return p->seen ? 0 : -1;
-}
-
-static void self_pass_free(struct self_pass *p)
-{
-    if (p->map)
-        munmap(p->map, p->map_bytes);
-    free(p->seen);
-}
-
-static int new_thread(struct self_pass *p, int32_t thread)
-{
-    if (thread < 0)
-        return 0;
-    size_t t = (size_t)thread;
-    if (t >= p->seen_cap) {
-        unsigned char *more = realloc(p->seen, 2 * t + 1);
-        if (!more)
-            return 0;
-        memset(more + p->seen_cap, 0, 2 * t + 1 - p->seen_cap);
-        p->seen = more;
-        p->seen_cap = 2 * t + 1;
-    }
-    if (p->seen[t])
-        return 0;
-    p->seen[t] = 1;
-    p->thread = thread;
-    p->depth = 0;
-    return 1;
-}
-
-static void self_pass_add(struct self_pass *p, const struct scope_event *events, size_t n,
-                          const uint32_t *hook_region, int64_t *region_self)
-{
-    for (size_t i = 0; p->known && i < n; i++) {
-        const struct scope_event *e = &events[i];
-        if (e->thread != p->thread && !(p->known = new_thread(p, e->thread)))
-            break;
-        int64_t self = e->end - e->start;
-        while (p->depth > 0) {
-            const struct interval *c = &p->stack[p->depth - 1];
-            if (c->start < e->start || (c->start >= e->end && c->start != e->start))
-                break;   /* not inside e: an earlier call, e's sibling */
-            p->known &= c->end <= e->end;
-            self -= c->end - c->start;
-            p->depth--;
-        }
-        if (p->depth == p->cap || (p->depth > 0 && p->stack[p->depth - 1].end > e->end))
-            p->known = 0;
-        if (!p->known)
-            break;
-        p->stack[p->depth++] = (struct interval){e->start, e->end};
-        region_self[hook_region[e->hook]] += self;
-    }
 }
 
 /* Counts a window's events per region into offsets (the window's region
@@ -213,8 +121,8 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     g->region_unfinished = calloc(nregions ? nregions : 1, sizeof(uint64_t));
     g->region_carries = calloc(nregions ? nregions : 1, 1);
     g->region_values = calloc(nregions ? nregions : 1, 1);
-    struct self_pass self;
-    int rc = self_pass_init(&self, self_calls);
+    struct scope_self_pass self;
+    int rc = scope_self_pass_init(&self, self_calls);
     if (rc != 0 || !batch || !offsets || !counts || !g->region_begin || !g->region_hook ||
         !g->region_self || !g->region_unfinished || !g->region_carries || !g->region_values) {
         snprintf(err, errlen, "out of memory grouping events");
@@ -228,7 +136,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
             rc = n < 0 ? -1 : 0;
             break;
         }
-        self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
+        scope_self_pass_add(&self, batch, (size_t)n, hook_region, g->region_self);
         struct scope_event *grouped = batch;
         if (!count_window(batch, (size_t)n, hook_region, nregions, offsets, counts,
                           g->region_unfinished, g->region_carries, g->region_values)) {
@@ -264,7 +172,7 @@ int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_r
     for (size_t r = 0; r < nregions; r++)
         g->region_begin[r + 1] = g->region_begin[r] + counts[r];
     g->merge_region = SIZE_MAX;
-    self_pass_free(&self);
+    scope_self_pass_free(&self);
     free(batch);
     free(sorted);
     free(offsets);

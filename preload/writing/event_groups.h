@@ -19,10 +19,10 @@
  * 48 MiB, whatever the number of events or ranks (payload items, 24 bytes
  * each, stay in memory: scope_payload_store). */
 #define SCOPE_MERGE_WINDOW ((size_t)1 << 19)
-/* Calls a thread may have finished outside any other call (16 bytes each)
- * and still get self times from the writer: a loop of 4 Mi calls to a
- * hooked function does; beyond, the reader derives self time itself. */
-#define SCOPE_SELF_CALLS ((size_t)4 << 20)
+/* Calls waiting for a caller (a loop's calls at the top level, say) kept in
+ * memory for the self times, 16 bytes each: 16 MiB at most; the older ones
+ * wait in an unlinked file (self_times.h). */
+#define SCOPE_SELF_CALLS ((size_t)1 << 20)
 
 /* The first call whose records say it ended before it started: a bug of
  * scope's, which the caller reports in one line (scope_event_anomaly_text);
@@ -57,6 +57,7 @@ struct scope_event_groups {
     uint64_t *region_unfinished;  /* its calls open when recording stopped */
     int64_t *region_self;         /* exclusive time of each region's calls, */
     int self_known;               /* when each thread's calls came in end order */
+                                  /* (and the disk held the waiting calls) */
     struct scope_event_anomaly anomaly;
     struct scope_rank_profile *profile;   /* profile mode: the calls added up */
                                           /* (profile_rank.h); NULL in trace mode */
@@ -71,9 +72,10 @@ struct scope_event_groups {
  * memory at most; hook_region[h] is hook h's region. Events of unknown hooks
  * (damaged records) are dropped. Each thread's events come together, in the
  * order its calls ended: that order gives every region's self time in one
- * pass (nesting by containment, as the reader finds it); if it does not hold
- * (or more than self_calls calls of a thread wait for a caller), self_known
- * is 0 and the reader derives self time itself. 0, or -1 with err. */
+ * pass (nesting by containment, as the reader finds it; self_times.h keeps
+ * self_calls calls waiting for a caller in memory, the others in a file);
+ * if it does not hold, self_known is 0 and the reader derives self time
+ * itself. 0, or -1 with err. */
 int scope_event_groups_build(struct scope_event_groups *g, struct scope_record_reader *in,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
                              size_t window, size_t self_calls, char *err, size_t errlen);

@@ -36,6 +36,16 @@ static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region
     return rc;
 }
 
+/* Waiting calls kept in memory for the self times: SCOPE_SELF_CALLS, or
+ * fewer for tests (SCOPE_TEST_SELF_CALLS, test-only: the file they wait in
+ * taken without a run of millions of calls). */
+static size_t self_calls_in_memory(void)
+{
+    const char *v = getenv("SCOPE_TEST_SELF_CALLS");
+    long n = v ? atol(v) : 0;
+    return n > 0 ? (size_t)n : SCOPE_SELF_CALLS;
+}
+
 int scope_local_events_build(struct scope_event_groups *g, struct scope_site_table *sites,
                              const struct scope_clock_offsets *to_root, char *err, size_t errlen)
 {
@@ -63,7 +73,7 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
     in.sites = sites;
     in.payload = &payload;
     int rc = scope_event_groups_build(g, &in, hook_region, scope_rt.nhooks, scope_rt.nregions,
-                                      SCOPE_MERGE_WINDOW, SCOPE_SELF_CALLS, err, errlen);
+                                      SCOPE_MERGE_WINDOW, self_calls_in_memory(), err, errlen);
     scope_record_reader_close(&in);
     if (rc == 0 && scope_profile_tables)   /* profile mode, or folding */
         rc = add_profile(g, hook_region, &map, err, errlen);

@@ -5,7 +5,9 @@
 # must hold every call, say no event was dropped, and no spill file or
 # segment may be left behind. Then the same with 2 ranks of 3 threads each
 # making 300 000 calls at once, all through one writer thread per rank:
-# every thread's calls are in the file, exactly.
+# every thread's calls are in the file, exactly. And one rank's 300 000
+# top-level calls, with only 1 000 of them kept in memory for the self
+# times (SCOPE_TEST_SELF_CALLS, test-only): self_ns is there and exact.
 # usage: spill.sh   (env: SCOPE_CLI PROGRAM=many_calls THREADED=threaded_calls MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-spill-XXXXXX")
@@ -58,3 +60,15 @@ with h5py.File("profiling_data.h5") as f:
                 sys.exit(f"FAIL: rank {r} thread {k}: times out of order")
 PY
 echo "ok: 2 ranks x 3 threads x 300 000 calls through 4 KiB buffers, none lost"
+
+printf '[functions]\nwork\n' >self.conf
+SCOPE_TEST_SELF_CALLS=1000 spill_run 1 self.conf 300000 "$PROGRAM" 300000
+"$PYTHON" - <<'PY'
+import h5py, sys
+with h5py.File("profiling_data.h5") as f:
+    region = f["rank0/regions/work"]
+    s, e = region["start_times"][:], region["end_times"][:]
+    if "self_ns" not in region.attrs or region.attrs["self_ns"] != (e - s).sum():
+        sys.exit(f"FAIL: self_ns {region.attrs.get('self_ns')}, calls took {(e - s).sum()}")
+PY
+echo "ok: 300 000 top-level calls, 1 000 of them in memory: self_ns exact"

@@ -3,8 +3,9 @@
  * start order within a region, the same result whether the events fit one
  * window or are sorted in runs and merged (every field kept by the runs'
  * encoding), and self times from the order
- * the calls ended (nesting by containment, per thread), refused when the
- * calls do not come in that order; and each region's clones (GCC's
+ * the calls ended (nesting by containment, per thread), exact whatever
+ * the number of calls waiting for a caller, refused when the calls do not
+ * come in that order; and each region's clones (GCC's
  * copies of its function) named once. */
 #include <check.h>
 
@@ -179,9 +180,11 @@ START_TEST(runs_merge_like_one_window)
     for (size_t r = 0; r < 3; r++)
         ck_assert_int_eq(once.region_self[r], runs.region_self[r]);
     scope_event_groups_free(&runs);
-    build(&p, &runs, 64, 999);   /* 1000 roots a thread */
+    build(&p, &runs, 64, 999);   /* 1000 roots a thread: some wait in a file */
     assert_same_groups(&once, &runs);
-    ck_assert_int_eq(runs.self_known, 0);
+    ck_assert_int_eq(runs.self_known, 1);
+    for (size_t r = 0; r < 3; r++)
+        ck_assert_int_eq(once.region_self[r], runs.region_self[r]);
     free(c);
     scope_event_groups_free(&once);
     scope_event_groups_free(&runs);
@@ -279,15 +282,45 @@ START_TEST(self_times_refused_out_of_order)
     ck_assert_uint_eq(g.count, 2);
     scope_event_groups_free(&g);
     free_process(&p);
-    /* more calls waiting for a caller than self_calls */
-    struct call flat[] = {{0, 10, 0}, {20, 30, 0}, {40, 50, 0}};
-    p = (struct process){0};
-    add_thread(&p, flat, 3, 0);
-    build(&p, &g, 2, 2);
-    ck_assert_int_eq(g.self_known, 0);
-    ck_assert_uint_eq(g.count, 3);
-    scope_event_groups_free(&g);
-    free_process(&p);
+}
+END_TEST
+
+START_TEST(self_times_of_more_waiting_calls_than_memory)
+{
+    /* thread 0: leaves c[10i + 1, 10i + 5] for i < 20 000 + 300 (those from
+     * `from` on inside a[10 from, 200 000], a zero-length c at its end), then
+     * b[0, 300 000] around everything: with 2 to 7 waiting calls in memory
+     * most wait in the file, and a claims from the middle of a block, at a
+     * block's edge (4 096 calls a block) or all of them, then b the rest */
+    enum { LEAVES = 20000, AFTER = 300 };
+    static const int64_t froms[] = {0, 1, 4095, 4096, 4097, 5000, 19999};
+    struct call *calls = malloc((LEAVES + AFTER + 3) * sizeof *calls);
+    for (size_t f = 0; f < sizeof froms / sizeof froms[0]; f++) {
+        int64_t from = froms[f];
+        size_t n = 0;
+        for (int64_t i = 0; i < LEAVES; i++)
+            calls[n++] = (struct call){10 * i + 1, 10 * i + 5, 2};
+        calls[n++] = (struct call){10 * LEAVES, 10 * LEAVES, 2};
+        calls[n++] = (struct call){10 * from, 10 * LEAVES, 0};
+        for (int64_t i = LEAVES; i < LEAVES + AFTER; i++)
+            calls[n++] = (struct call){10 * i + 1, 10 * i + 5, 2};
+        calls[n++] = (struct call){0, 300000, 1};
+        for (size_t memory = 2; memory <= 8; memory += 5) {
+            struct process p = {0};
+            add_thread(&p, calls, n, n / 2);
+            struct scope_event_groups g;
+            build(&p, &g, memory == 2 ? 4096 : SCOPE_MERGE_WINDOW, memory);
+            ck_assert_int_eq(g.self_known, 1);
+            ck_assert_uint_eq(g.count, n);
+            int64_t a = 10 * (LEAVES - from);
+            ck_assert_int_eq(g.region_self[2], 4 * (LEAVES + AFTER));
+            ck_assert_int_eq(g.region_self[0], a - 4 * (LEAVES - from));
+            ck_assert_int_eq(g.region_self[1], 300000 - 4 * from - a - 4 * AFTER);
+            scope_event_groups_free(&g);
+            free_process(&p);
+        }
+    }
+    free(calls);
 }
 END_TEST
 
@@ -346,6 +379,7 @@ int main(void)
     tcase_add_test(tc, runs_that_follow_each_other_read_in_turn);
     tcase_add_test(tc, sorted_runs_keep_every_field);
     tcase_add_test(tc, self_times_refused_out_of_order);
+    tcase_add_test(tc, self_times_of_more_waiting_calls_than_memory);
     tcase_add_test(tc, inverted_call_kept_and_reported);
     tcase_add_test(tc, clones_named_per_region);
     suite_add_tcase(s, tc);
