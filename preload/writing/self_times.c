@@ -8,6 +8,7 @@
 #include "self_times.h"
 
 #include "temp_dir.h"
+#include "varint.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 #define HUGE_PAGE ((size_t)2 << 20)
-#define BLOCK_CALLS 4096   /* waiting calls in the file per block read back */
+#define BLOCK_CALLS 4096   /* waiting calls a block of the file at most */
 
 /* The memory is reserved whole but only touched as deep as it goes: in
  * transparent huge pages where the kernel has them (a page fault every
@@ -25,8 +26,11 @@ int scope_self_pass_init(struct scope_self_pass *p, size_t memory_calls)
 {
     size_t cap = memory_calls < 2 ? 2 : memory_calls;
     size_t bytes = (cap * sizeof(*p->memory) + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    *p = (struct scope_self_pass){.memory_cap = cap, .fd = -1, .seen = calloc(64, 1),
-                                  .seen_cap = 64, .thread = -1, .known = 1};
+    size_t block = cap / 2 < BLOCK_CALLS ? cap / 2 : BLOCK_CALLS;
+    *p = (struct scope_self_pass){.memory_cap = cap, .fd = -1, .block_calls = block,
+                                  .bytes = malloc(block * 2 * SCOPE_VARINT_MAX_BYTES),
+                                  .seen = calloc(64, 1), .seen_cap = 64, .thread = -1,
+                                  .known = 1};
     char *map = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED)
@@ -36,7 +40,7 @@ int scope_self_pass_init(struct scope_self_pass *p, size_t memory_calls)
     p->memory = (struct scope_waiting_call *)aligned;
     p->map = map;
     p->map_bytes = bytes + HUGE_PAGE;
-    return p->seen ? 0 : -1;
+    return p->seen && p->bytes ? 0 : -1;
 }
 
 void scope_self_pass_free(struct scope_self_pass *p)
@@ -45,8 +49,8 @@ void scope_self_pass_free(struct scope_self_pass *p)
         munmap(p->map, p->map_bytes);
     if (p->fd >= 0)
         close(p->fd);
-    free(p->block_start);
-    free(p->block);
+    free(p->blocks);
+    free(p->bytes);
     free(p->seen);
 }
 
@@ -67,7 +71,8 @@ static int new_thread(struct scope_self_pass *p, int32_t thread)
         return 0;
     p->seen[t] = 1;
     p->thread = thread;
-    p->in_memory = p->in_file = 0;
+    p->in_memory = p->nblocks = 0;
+    p->file_bytes = 0;
     p->last_end = INT64_MIN;
     return 1;
 }
@@ -96,60 +101,85 @@ static size_t first_from(const struct scope_waiting_call *c, size_t n, int64_t s
     return hi;
 }
 
-/* The older half of memory to the file. 0, or -1 (no disk, no memory). */
+/* The first n calls of memory as the file's next block. 0, or -1. */
+static int write_block(struct scope_self_pass *p, const struct scope_waiting_call *c, size_t n)
+{
+    if (p->nblocks == p->blocks_cap) {
+        size_t cap = p->blocks_cap ? 2 * p->blocks_cap : 64;
+        struct scope_waiting_block *more = realloc(p->blocks, cap * sizeof *more);
+        if (!more)
+            return -1;
+        p->blocks = more;
+        p->blocks_cap = cap;
+    }
+    unsigned char *end = put_varint(p->bytes, c[0].start);
+    end = put_varint(end, (int64_t)c[0].sum);
+    for (size_t i = 1; i < n; i++) {
+        end = put_varint(end, difference(c[i].start, c[i - 1].start));
+        end = put_varint(end, difference((int64_t)c[i].sum, (int64_t)c[i - 1].sum));
+    }
+    size_t len = (size_t)(end - p->bytes);
+    if (scope_pwrite_full(p->fd, p->bytes, len, p->file_bytes) != 0)
+        return -1;
+    p->blocks[p->nblocks++] = (struct scope_waiting_block){c[0].start, c[n - 1], p->file_bytes};
+    p->file_bytes += len;
+    return 0;
+}
+
+/* The older half of memory, in whole blocks, to the file. 0, or -1 (no
+ * disk, no memory). */
 static int spill(struct scope_self_pass *p)
 {
-    size_t half = p->memory_cap / 2, nblocks = (p->in_file + half) / BLOCK_CALLS + 1;
+    size_t n = p->memory_cap / 2 / p->block_calls * p->block_calls;
     char err[256];
     if (p->fd < 0 && (p->fd = scope_scratch_file("self times", err, sizeof err)) < 0)
         return -1;
-    if (nblocks > p->block_cap) {
-        int64_t *more = realloc(p->block_start, 2 * nblocks * sizeof *more);
-        if (!more)
+    for (size_t i = 0; i < n; i += p->block_calls)
+        if (write_block(p, p->memory + i, p->block_calls) != 0)
             return -1;
-        p->block_start = more;
-        p->block_cap = 2 * nblocks;
-    }
-    if (scope_pwrite_full(p->fd, p->memory, half * sizeof *p->memory,
-                          (uint64_t)p->in_file * sizeof *p->memory) != 0)
-        return -1;
-    size_t first_block = (p->in_file + BLOCK_CALLS - 1) / BLOCK_CALLS * BLOCK_CALLS;
-    for (size_t i = first_block; i < p->in_file + half; i += BLOCK_CALLS)
-        p->block_start[i / BLOCK_CALLS] = p->memory[i - p->in_file].start;
-    p->file_last = p->memory[half - 1];
-    p->in_file += half;
-    p->in_memory -= half;
-    memmove(p->memory, p->memory + half, p->in_memory * sizeof *p->memory);
+    p->in_memory -= n;
+    memmove(p->memory, p->memory + n, p->in_memory * sizeof *p->memory);
     return 0;
 }
 
 /* Drops the calls in the file that start at or after `start` (the newest
- * one does). 0, or -1 (the file cannot be read back). */
+ * one does; memory holds none): the block where they begin comes back to
+ * memory, keeping its calls before them. 0, or -1 (unreadable file). */
 static int claim_in_file(struct scope_self_pass *p, int64_t start)
 {
-    size_t nblocks = (p->in_file + BLOCK_CALLS - 1) / BLOCK_CALLS;
     size_t after = 0;   /* blocks whose first call starts before `start` */
-    for (size_t hi = nblocks; after < hi;) {
+    for (size_t hi = p->nblocks; after < hi;) {
         size_t mid = after + (hi - after) / 2;
-        if (p->block_start[mid] < start)
+        if (p->blocks[mid].first_start < start)
             after = mid + 1;
         else
             hi = mid;
     }
     if (after == 0) {
-        p->in_file = 0;
+        p->nblocks = 0;
+        p->file_bytes = 0;
         return 0;
     }
-    size_t first = (after - 1) * BLOCK_CALLS;
-    size_t n = p->in_file - first < BLOCK_CALLS ? p->in_file - first : BLOCK_CALLS;
-    if (!p->block && !(p->block = malloc(BLOCK_CALLS * sizeof *p->block)))
+    const struct scope_waiting_block *b = &p->blocks[after - 1];
+    uint64_t len = (after < p->nblocks ? b[1].offset : p->file_bytes) - b->offset;
+    if (scope_pread_full(p->fd, p->bytes, len, b->offset) != 0)
         return -1;
-    if (scope_pread_full(p->fd, p->block, n * sizeof *p->block,
-                         (uint64_t)first * sizeof *p->block) != 0)
-        return -1;
-    size_t keep = first_from(p->block, n, start);   /* >= 1: the block's first */
-    p->file_last = p->block[keep - 1];
-    p->in_file = first + keep;
+    const unsigned char *at = p->bytes;
+    int64_t value;
+    struct scope_waiting_call *c = p->memory;
+    at = get_varint(at, &c[0].start);
+    at = get_varint(at, &value);
+    c[0].sum = (uint64_t)value;
+    size_t n = 1;
+    for (; at < p->bytes + len; n++) {
+        at = get_varint(at, &value);
+        c[n].start = sum(c[n - 1].start, value);
+        at = get_varint(at, &value);
+        c[n].sum = (uint64_t)sum((int64_t)c[n - 1].sum, value);
+    }
+    p->in_memory = first_from(c, n, start);   /* >= 1: the block's first */
+    p->file_bytes = b->offset;
+    p->nblocks = after - 1;
     return 0;
 }
 
@@ -157,7 +187,7 @@ static uint64_t sum_below(const struct scope_self_pass *p)
 {
     if (p->in_memory > 0)
         return p->memory[p->in_memory - 1].sum;
-    return p->in_file > 0 ? p->file_last.sum : 0;
+    return p->nblocks > 0 ? p->blocks[p->nblocks - 1].last.sum : 0;
 }
 
 /* Takes the waiting calls that start at or after `start`: the sum of their
@@ -166,7 +196,7 @@ static uint64_t claim(struct scope_self_pass *p, int64_t start)
 {
     uint64_t top = sum_below(p);
     p->in_memory = first_from(p->memory, p->in_memory, start);
-    if (p->in_memory == 0 && p->in_file > 0 && p->file_last.start >= start &&
+    if (p->in_memory == 0 && p->nblocks > 0 && p->blocks[p->nblocks - 1].last.start >= start &&
         claim_in_file(p, start) != 0)
         p->known = 0;
     return top - sum_below(p);

@@ -22,17 +22,24 @@ struct scope_waiting_call {
     uint64_t sum;
 };
 
+/* A block of waiting calls in the file. */
+struct scope_waiting_block {
+    int64_t first_start;
+    struct scope_waiting_call last;
+    uint64_t offset;                     /* its bytes in the file */
+};
+
 struct scope_self_pass {
     struct scope_waiting_call *memory;   /* the newest waiting calls */
     size_t in_memory, memory_cap;
     void *map;                           /* memory's mapping */
     size_t map_bytes;
-    int fd;                              /* the older ones, -1 until needed */
-    size_t in_file;
-    struct scope_waiting_call file_last; /* the newest of those in the file */
-    int64_t *block_start;                /* start of each block's first call */
-    size_t block_cap;
-    struct scope_waiting_call *block;    /* one block read back */
+    int fd;                              /* the older ones, -1 until needed, */
+    uint64_t file_bytes;                 /* in blocks of block_calls, each */
+    size_t block_calls;                  /* as varints (start and sum from */
+    struct scope_waiting_block *blocks;  /* the call before: a byte or two */
+    size_t nblocks, blocks_cap;          /* each for a loop's calls) */
+    unsigned char *bytes;                /* one block encoded */
     unsigned char *seen;                 /* threads passed */
     size_t seen_cap;
     int32_t thread;

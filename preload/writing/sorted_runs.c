@@ -13,6 +13,7 @@
 
 #include "grow_array.h"
 #include "temp_dir.h"
+#include "varint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,41 +32,6 @@ struct scope_run_head {
     int64_t prev_start;
     struct scope_event event;     /* the next one, when the run is in the heap */
 };
-
-static unsigned char *put_varint(unsigned char *p, int64_t v)
-{
-    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    while (z >= 0x80) {
-        *p++ = (unsigned char)(z | 0x80);
-        z >>= 7;
-    }
-    *p++ = (unsigned char)z;
-    return p;
-}
-
-static const unsigned char *get_varint(const unsigned char *p, int64_t *v)
-{
-    uint64_t z = 0;
-    for (int shift = 0;; shift += 7) {
-        unsigned char b = *p++;
-        z |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80) || shift >= 63)
-            break;
-    }
-    *v = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-    return p;
-}
-
-/* a - b without signed overflow (wrapping, undone by sum) */
-static int64_t difference(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a - (uint64_t)b);
-}
-
-static int64_t sum(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a + (uint64_t)b);
-}
 
 void scope_sorted_runs_init(struct scope_sorted_runs *s, size_t nregions)
 {

@@ -289,9 +289,9 @@ START_TEST(self_times_of_more_waiting_calls_than_memory)
 {
     /* thread 0: leaves c[10i + 1, 10i + 5] for i < 20 000 + 300 (those from
      * `from` on inside a[10 from, 200 000], a zero-length c at its end), then
-     * b[0, 300 000] around everything: with 2 to 7 waiting calls in memory
-     * most wait in the file, and a claims from the middle of a block, at a
-     * block's edge (4 096 calls a block) or all of them, then b the rest */
+     * b[0, 300 000] around everything: with 2, 7 or 10 000 waiting calls in
+     * memory most wait in the file, and a claims from the middle of a block, at a
+     * block's edge or all of them, then b the rest */
     enum { LEAVES = 20000, AFTER = 300 };
     static const int64_t froms[] = {0, 1, 4095, 4096, 4097, 5000, 19999};
     struct call *calls = malloc((LEAVES + AFTER + 3) * sizeof *calls);
@@ -305,7 +305,9 @@ START_TEST(self_times_of_more_waiting_calls_than_memory)
         for (int64_t i = LEAVES; i < LEAVES + AFTER; i++)
             calls[n++] = (struct call){10 * i + 1, 10 * i + 5, 2};
         calls[n++] = (struct call){0, 300000, 1};
-        for (size_t memory = 2; memory <= 8; memory += 5) {
+        static const size_t memories[] = {2, 7, 10000};   /* blocks of 1, 3, 4 096 */
+        for (size_t m = 0; m < sizeof memories / sizeof memories[0]; m++) {
+            size_t memory = memories[m];
             struct process p = {0};
             add_thread(&p, calls, n, n / 2);
             struct scope_event_groups g;
