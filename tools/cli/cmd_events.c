@@ -69,9 +69,12 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     rows_ctx rc = {report_rows(out, "events"), f, scope_has_thread_ids(f),
                    scope_has_callsites(f) ? scope_callsite_depth(f) : 0,
                    scope_has_payload(f), false, 0, scope_filter_origin_ns(f, &flt)};
-    for (size_t r = 0; r < scope_region_count(f); r++) {
-        rc.values |= scope_region_values(f, r);
-        rc.io |= scope_region_payload_family(f, r) == SCOPE_PAYLOAD_IO;
+    for (size_t r = 0; r < scope_region_count(f); r++) {   /* of the selected regions */
+        int selected = scope_filter_region(f, &flt, r, err);
+        if (selected < 0)
+            return -1;
+        rc.values |= selected ? scope_region_values(f, r) : 0;
+        rc.io |= selected && scope_region_payload_family(f, r) == SCOPE_PAYLOAD_IO;
     }
     table *t = rc.t;
     table_column(t, "name", COL_TEXT);

@@ -84,6 +84,31 @@ static void payload_args(FILE *out, const scope_payload *p, size_t i)
         fprintf(out, ", \"offset\": %" PRId64, p->offset[i]);
 }
 
+/* The argument and return value columns of the rank's selected regions:
+ * [region * SCOPE_VALUE_SLOTS + slot], NULL where not recorded. */
+static const int64_t **rank_values(const scope_file *f, int rank, const bool *keep,
+                                   scope_error *err)
+{
+    size_t nr = scope_region_count(f);
+    const int64_t **vals = calloc(nr * SCOPE_VALUE_SLOTS + 1, sizeof *vals);
+    if (!vals)
+        snprintf(err->message, sizeof err->message, "out of memory");
+    for (size_t r = 0; vals && r < nr; r++) {
+        unsigned mask = keep[r] ? scope_region_values(f, r) : 0;
+        for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++) {
+            if (!(mask & (1u << v)))
+                continue;
+            const int64_t *col = scope_region_value_column(f, r, rank, v, err);
+            if (!col && err->message[0]) {
+                free(vals);
+                return NULL;
+            }
+            vals[r * SCOPE_VALUE_SLOTS + v] = col;
+        }
+    }
+    return vals;
+}
+
 static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t origin,
                       FILE *out, bool *first, scope_error *err)
 {
@@ -91,7 +116,9 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
     scope_call *calls = scope_call_stack(f, rank, &n, err);
     int *tids = calls ? thread_ids(calls, n, &n_threads) : NULL;
     const scope_payload **pay = tids ? rank_payloads(f, rank, keep, err) : NULL;
-    if (!pay) {
+    const int64_t **vals = pay ? rank_values(f, rank, keep, err) : NULL;
+    if (!vals) {
+        free(pay);
         free(tids);
         free(calls);
         return -1;
@@ -127,8 +154,14 @@ static int write_rank(const scope_file *f, int rank, const bool *keep, int64_t o
         }
         if (pay[c->region])
             payload_args(out, pay[c->region], c->call_index);
+        for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++) {
+            const int64_t *col = vals[c->region * SCOPE_VALUE_SLOTS + v];
+            if (col)
+                fprintf(out, ", \"%s\": %" PRId64, scope_value_name(v), col[c->call_index]);
+        }
         fputs("}}", out);
     }
+    free(vals);
     free(pay);
     free(tids);
     free(calls);

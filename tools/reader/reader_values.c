@@ -122,3 +122,23 @@ int reader_load_values(const scope_file *f, const bool *keep, const bool *rank_k
     pthread_mutex_unlock(lock);
     return rc;
 }
+
+const int64_t *scope_region_value_column(const scope_file *f, size_t region, int rank,
+                                         size_t slot, scope_error *err)
+{
+    long ri = reader_rank_index(f, rank);
+    const series *s = ri >= 0 && region < f->n_regions ? reader_series(f, region, (size_t)ri)
+                                                        : NULL;
+    err->message[0] = '\0';
+    if (!s || slot >= SCOPE_VALUE_SLOTS || !(s->value_mask & (1u << slot)))
+        return NULL;
+    bool *keep = calloc(f->n_regions + 1, sizeof *keep);
+    if (!keep) {
+        reader_fail(err, "out of memory");
+        return NULL;
+    }
+    keep[region] = true;
+    int rc = reader_load_values(f, keep, NULL, err);
+    free(keep);
+    return rc == 0 ? s->values[slot] : NULL;
+}

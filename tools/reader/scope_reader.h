@@ -273,6 +273,12 @@ typedef struct scope_event {
  * scope_value_name(v) ("arg1" .. "arg6", "retval"); 0 for none. */
 SCOPE_API unsigned scope_region_values(const scope_file *f, size_t region);
 SCOPE_API const char *scope_value_name(size_t slot);
+/* The values scope_value_name(slot) of one region's calls on one rank,
+ * owned by the file (read on first use), in the order of scope_series;
+ * NULL with an empty err->message when that rank's calls of the region
+ * record none, NULL with err set when the dataset is damaged. */
+SCOPE_API const int64_t *scope_region_value_column(const scope_file *f, size_t region, int rank,
+                                                   size_t slot, scope_error *err);
 
 /* One entry per recorded call, in region -> rank -> call order. The caller
  * frees the array. NULL on error (bad regex, unknown rank); *count = 0 and a
