@@ -28,7 +28,8 @@ SCOPE_TEST_RANKS_PER_NODE=1 $MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -o node
 rc=0
 $MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -- "$PROGRAM" $n abort >abort-out.txt 2>err.txt || rc=$?
 [ "$rc" -ne 0 ] || fail "the job did not abort"
-pid0=$(grep -o 'pid [0-9]*' err.txt | head -1 | awk '{print $2}')
+cat abort-0.txt abort-1.txt >abort-out.txt || fail "the ranks wrote no abort-R.txt"
+pid0=$(sed -n 's/^call_values 0: sum .* (pid \([0-9]*\))$/\1/p' abort-out.txt)
 [ -n "$pid0" ] || fail "no pid in scope's message"
 for _ in $(seq 50); do
     "$SCOPE_CLI" recover --run "$pid0" -o recovered.h5 2>recover.txt && break
