@@ -21,6 +21,18 @@ void h5_quiet_end(h5_quiet q)
     H5Eset_auto2(H5E_DEFAULT, q.func, q.data);
 }
 
+h5_quiet reader_hold(const scope_file *f)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&f->lock); /* the file's, logically const */
+    return h5_quiet_begin();
+}
+
+void reader_release(const scope_file *f, h5_quiet q)
+{
+    h5_quiet_end(q);
+    pthread_mutex_unlock((pthread_mutex_t *)&f->lock);
+}
+
 static int read_string_attr(hid_t attr, hid_t ftype, char **text)
 {
     hid_t mtype = H5Tcopy(H5T_C_S1);

@@ -17,6 +17,11 @@ typedef struct h5_quiet {
 h5_quiet h5_quiet_begin(void);
 void h5_quiet_end(h5_quiet q);
 
+/* The file's HDF5 objects for this thread alone (its lock) with HDF5's
+ * error printing off, from reader_hold to reader_release. */
+h5_quiet reader_hold(const scope_file *f);
+void reader_release(const scope_file *f, h5_quiet q);
+
 /* Read the scalar attribute `name` of obj into *out (text allocated). */
 int h5_read_attr(hid_t obj, const char *name, scope_meta *out, scope_error *err);
 /* Read all attributes of obj (in creation/name order). */

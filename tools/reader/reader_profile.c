@@ -145,23 +145,17 @@ int scope_region_duration_histogram(const scope_file *f, size_t region, int rank
     const series *s = ri >= 0 ? reader_series(f, region, (size_t)ri) : NULL;
     if (!s)
         return 0;
-    pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
-    pthread_mutex_lock(lock);
-    h5_quiet q = h5_quiet_begin();
+    h5_quiet q = reader_hold(f);
     int rc = read_histogram(f, s, out, err);
-    h5_quiet_end(q);
-    pthread_mutex_unlock(lock);
+    reader_release(f, q);
     return rc;
 }
 
 int reader_profile_paths(const scope_file *f, size_t ri, profile_path **paths, size_t *n,
                          scope_error *err)
 {
-    pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
-    pthread_mutex_lock(lock);
-    h5_quiet q = h5_quiet_begin();
+    h5_quiet q = reader_hold(f);
     int rc = read_paths(f, ri, paths, n, err);
-    h5_quiet_end(q);
-    pthread_mutex_unlock(lock);
+    reader_release(f, q);
     return rc;
 }

@@ -13,18 +13,10 @@ static hid_t open_group(const scope_file *f, size_t region, size_t ri)
     return s ? H5Gopen2(f->h5, s->where, H5P_DEFAULT) : H5I_INVALID_HID;
 }
 
-/* HDF5 is called by one thread at a time: the file's lock, as for its
- * calls (reader_series.c). */
-static pthread_mutex_t *file_lock(const scope_file *f)
-{
-    return (pthread_mutex_t *)&f->lock; /* the file's, logically const */
-}
-
 char *scope_region_attribute(const scope_file *f, size_t region, const char *key)
 {
     char *text = NULL;
-    pthread_mutex_lock(file_lock(f));
-    h5_quiet q = h5_quiet_begin();
+    h5_quiet q = reader_hold(f);
     for (size_t ri = 0; !text && ri < f->n_ranks; ri++) {
         hid_t g = open_group(f, region, ri);
         scope_meta m = {0};
@@ -36,16 +28,14 @@ char *scope_region_attribute(const scope_file *f, size_t region, const char *key
         if (g >= 0)
             H5Gclose(g);
     }
-    h5_quiet_end(q);
-    pthread_mutex_unlock(file_lock(f));
+    reader_release(f, q);
     return text;
 }
 
 int64_t scope_region_storage_bytes(const scope_file *f, size_t region, scope_error *err)
 {
     int64_t bytes = 0;
-    pthread_mutex_lock(file_lock(f));
-    h5_quiet q = h5_quiet_begin();
+    h5_quiet q = reader_hold(f);
     for (size_t ri = 0; bytes >= 0 && ri < f->n_ranks; ri++) {
         const series *s = reader_series(f, region, ri);
         hid_t g = open_group(f, region, ri);
@@ -65,7 +55,6 @@ int64_t scope_region_storage_bytes(const scope_file *f, size_t region, scope_err
         if (g >= 0)
             H5Gclose(g);
     }
-    h5_quiet_end(q);
-    pthread_mutex_unlock(file_lock(f));
+    reader_release(f, q);
     return bytes;
 }

@@ -245,12 +245,9 @@ int reader_load_list(const scope_file *f, series *const *want, size_t n, scope_e
             return reader_fail(err, "a profile (mode = profile): it holds each region's "
                                "statistics and call paths, not the calls this needs (record "
                                "with mode = trace)");
-    pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
-    pthread_mutex_lock(lock);
-    h5_quiet q = h5_quiet_begin();
+    h5_quiet q = reader_hold(f);
     int rc = load_locked(f, want, n, err);
-    h5_quiet_end(q);
-    pthread_mutex_unlock(lock);
+    reader_release(f, q);
     return rc;
 }
 

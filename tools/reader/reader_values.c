@@ -114,12 +114,9 @@ int reader_load_values(const scope_file *f, const bool *keep, const bool *rank_k
 {
     if (!f->has_values)
         return 0;
-    pthread_mutex_t *lock = (pthread_mutex_t *)&f->lock; /* the file's, logically const */
-    pthread_mutex_lock(lock);
-    h5_quiet q = h5_quiet_begin();
+    h5_quiet q = reader_hold(f);
     int rc = load_locked(f, keep, rank_keep, err);
-    h5_quiet_end(q);
-    pthread_mutex_unlock(lock);
+    reader_release(f, q);
     return rc;
 }
 
