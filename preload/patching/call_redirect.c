@@ -66,7 +66,7 @@ void scope_call_redirect(const struct scope_module *m, struct scope_call_target 
             functions[i] = targets[order[i]].function;
         struct redirect r = {targets, functions, order, ntargets, m->path};
         char err[512];
-        if (scope_elf_foreach_module_symbol(m, scan_symbol, &r, err, sizeof err) != 0)
+        if (scope_elf_foreach_module_symbol(m, NULL, scan_symbol, &r, err, sizeof err) != 0)
             scope_debug("%s", err);
     }
     free(order);

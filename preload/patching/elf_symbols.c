@@ -21,6 +21,7 @@ struct found {
     uint64_t limit;        /* end of its section, when the section is in the file */
     const uint8_t *code;
     bool exported;
+    int wanted;            /* the walk's `wants` said (>= 0: take it; 0 without one) */
 };
 
 /* The functions, and the start of every symbol (what padding ends at). */
@@ -83,7 +84,7 @@ static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
         const char *name = elf_symbol_name(&t, i);
         if (!name)
             return elf_file_fail(err, errlen, f->path, "corrupt symbol name in symbol table");
-        struct found item = {name, s->st_value, s->st_size, 0, NULL, is_exported(tab, s)};
+        struct found item = {name, s->st_value, s->st_size, 0, NULL, is_exported(tab, s), 0};
         item.code = code_in_file(f, s, &item.limit);
         if (scope_grow_array((void **)&list->items, &list->cap, list->count + 1,
                              sizeof(struct found)))
@@ -164,18 +165,44 @@ static bool is_cold_fragment(const char *name)
     return false;
 }
 
-/* Sorts by (address, name) and reports each distinct pair once. */
-static int report(struct found_list *list, struct scope_symbol *sym, scope_symbol_fn fn,
-                  void *ctx, const char *path, char *err, size_t errlen)
+/* A name find_fragments may look for: "<name>.cold..." or "<name>.part...". */
+static bool may_be_fragment(const char *name)
 {
+    const char *dot = strchr(name, '.');
+    return dot && dot > name && (strstr(dot, ".cold") || strstr(dot, ".part."));
+}
+
+/* Asks `wants` about each function (cold fragments are never taken: they
+ * are only ever parts of a function); whether it took any. */
+static bool mark_wanted(struct found_list *list, scope_symbol_wants wants, const char *path,
+                        void *ctx)
+{
+    bool any = false;
+    for (size_t i = 0; i < list->count; i++) {
+        struct found *item = &list->items[i];
+        item->wanted = is_cold_fragment(item->name) ? -1 : wants(item->name, path, ctx);
+        any |= item->wanted >= 0;
+    }
+    return any;
+}
+
+/* Sorts by (address, name) and reports each distinct pair once (those
+ * wanted: all when `wants` is NULL; nothing is sorted when none is). */
+static int report(struct found_list *list, struct scope_symbol *sym, scope_symbol_wants wants,
+                  scope_symbol_fn fn, void *ctx, const char *path, char *err, size_t errlen)
+{
+    if (wants && !mark_wanted(list, wants, sym->module_path, ctx))
+        return 0;
     qsort(list->items, list->count, sizeof *list->items, compare_found);
     qsort(list->starts, list->nstarts, sizeof *list->starts, compare_u64);
     struct found **by_name = malloc((list->count ? list->count : 1) * sizeof *by_name);
     if (!by_name)
         return elf_file_fail(err, errlen, path, "out of memory");
+    size_t nnamed = 0;   /* the fragments, by name */
     for (size_t i = 0; i < list->count; i++)
-        by_name[i] = &list->items[i];
-    qsort(by_name, list->count, sizeof *by_name, compare_name);
+        if (may_be_fragment(list->items[i].name))
+            by_name[nnamed++] = &list->items[i];
+    qsort(by_name, nnamed, sizeof *by_name, compare_name);
     struct scope_code *fragments = NULL;
     size_t fragments_cap = 0;
     for (size_t i = 0; i < list->count;) {
@@ -183,6 +210,9 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
         bool exported = false;
         for (; i < list->count && compare_found(item, &list->items[i]) == 0; i++)
             exported |= list->items[i].exported;
+        if (item->wanted < 0)
+            continue;   /* the same name: the same answer from both tables */
+        sym->wanted = item->wanted;
         sym->is_fragment = is_cold_fragment(item->name);
         sym->name = item->name;
         sym->value = item->value;
@@ -192,7 +222,7 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
         sym->exported = exported;
         sym->file_code = item->code;
         sym->nfragments = sym->is_fragment ? 0
-                                           : find_fragments(by_name, list->count, item->name,
+                                           : find_fragments(by_name, nnamed, item->name,
                                                             sym->module_bias, &fragments,
                                                             &fragments_cap);
         sym->fragments = fragments;
@@ -205,7 +235,7 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
 }
 
 /* Reports the functions of a mapped file. */
-static int walk_file(const struct elf_file *f, struct scope_symbol *sym,
+static int walk_file(const struct elf_file *f, struct scope_symbol *sym, scope_symbol_wants wants,
                      scope_symbol_fn fn, void *ctx, char *err, size_t errlen)
 {
     struct found_list list = {0};
@@ -216,7 +246,7 @@ static int walk_file(const struct elf_file *f, struct scope_symbol *sym,
             rc = read_table(f, &f->sections[i], &list, err, errlen);
     }
     if (rc == 0)
-        rc = report(&list, sym, fn, ctx, f->path, err, errlen);
+        rc = report(&list, sym, wants, fn, ctx, f->path, err, errlen);
     free(list.items);
     free(list.starts);
     return rc;
@@ -225,8 +255,8 @@ static int walk_file(const struct elf_file *f, struct scope_symbol *sym,
 /* Maps the file at open_path and reports its symbols as belonging to
  * module_path (they differ for the main program, opened by /proc/self/exe). */
 static int foreach_symbol_in(const char *open_path, const char *module_path, uintptr_t bias,
-                             int is_executable, scope_symbol_fn fn, void *ctx,
-                             char *err, size_t errlen)
+                             int is_executable, scope_symbol_wants wants, scope_symbol_fn fn,
+                             void *ctx, char *err, size_t errlen)
 {
     struct elf_file f;
     if (elf_file_open(&f, open_path, module_path, err, errlen) != 0)
@@ -234,7 +264,7 @@ static int foreach_symbol_in(const char *open_path, const char *module_path, uin
     struct scope_symbol sym = {
         .module_path = module_path, .module_bias = bias, .is_executable = is_executable,
     };
-    int rc = walk_file(&f, &sym, fn, ctx, err, errlen);
+    int rc = walk_file(&f, &sym, wants, fn, ctx, err, errlen);
     elf_file_close(&f);
     return rc;
 }
@@ -242,7 +272,7 @@ static int foreach_symbol_in(const char *open_path, const char *module_path, uin
 int scope_elf_foreach_symbol(const char *path, uintptr_t bias, int is_executable,
                              scope_symbol_fn fn, void *ctx, char *err, size_t errlen)
 {
-    return foreach_symbol_in(path, path, bias, is_executable, fn, ctx, err, errlen);
+    return foreach_symbol_in(path, path, bias, is_executable, NULL, fn, ctx, err, errlen);
 }
 
 struct scope_function_code scope_symbol_code(const struct scope_symbol *sym)
@@ -257,11 +287,11 @@ struct scope_function_code scope_symbol_code(const struct scope_symbol *sym)
 
 /* ---- loaded modules ------------------------------------------------- */
 
-int scope_elf_foreach_module_symbol(const struct scope_module *m, scope_symbol_fn fn, void *ctx,
-                                    char *err, size_t errlen)
+int scope_elf_foreach_module_symbol(const struct scope_module *m, scope_symbol_wants wants,
+                                    scope_symbol_fn fn, void *ctx, char *err, size_t errlen)
 {
-    return foreach_symbol_in(m->open_path, m->path, m->bias, m->is_executable, fn, ctx, err,
-                             errlen);
+    return foreach_symbol_in(m->open_path, m->path, m->bias, m->is_executable, wants, fn, ctx,
+                             err, errlen);
 }
 
 /* Passes symbols on to the user's callback and remembers a request to stop. */
@@ -286,7 +316,8 @@ int scope_elf_foreach_loaded_symbol(const void *skip_address, scope_symbol_fn fn
     struct forward fw = {fn, ctx, false};
     char err[256];
     for (size_t i = 0; i < modules.n && !fw.stopped; i++)
-        scope_elf_foreach_module_symbol(&modules.v[i], forward_symbol, &fw, err, sizeof err);
+        scope_elf_foreach_module_symbol(&modules.v[i], NULL, forward_symbol, &fw, err,
+                                        sizeof err);
     scope_modules_free(&modules);
     return 0;
 }

@@ -37,6 +37,8 @@ struct scope_symbol {
      * called, so never hooked; reported for `scope check` to list. Its
      * function's name is the symbol's up to ".cold". */
     int is_fragment;
+    /* What the walk's scope_symbol_wants said of it (0 without one). */
+    int wanted;
 };
 
 /* The function as patch_analyze.h sees it, from its bytes in the file. */
@@ -56,9 +58,16 @@ typedef int (*scope_symbol_fn)(const struct scope_symbol *sym, void *ctx);
 int scope_elf_foreach_symbol(const char *path, uintptr_t bias, int is_executable,
                              scope_symbol_fn fn, void *ctx, char *err, size_t errlen);
 
-/* All function symbols of one loaded module. */
-int scope_elf_foreach_module_symbol(const struct scope_module *m, scope_symbol_fn fn, void *ctx,
-                                    char *err, size_t errlen);
+/* Whether a walk reports the function of this name in module_path (one
+ * that is no cold fragment): >= 0 (handed on as the symbol's `wanted`) to
+ * report it, < 0 not to. It spares the walk the work of reporting the
+ * others: a module none of whose functions it wants is not even sorted. */
+typedef int (*scope_symbol_wants)(const char *name, const char *module_path, void *ctx);
+
+/* The function symbols of one loaded module: those `wants` takes, all when
+ * it is NULL. */
+int scope_elf_foreach_module_symbol(const struct scope_module *m, scope_symbol_wants wants,
+                                    scope_symbol_fn fn, void *ctx, char *err, size_t errlen);
 
 /* All function symbols of every module loaded in this process, except the
  * dynamic loader, the vDSO and the module that contains `skip_address`

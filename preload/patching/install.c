@@ -120,14 +120,18 @@ static void free_candidate(struct candidate *c)
     free(c->fragments);
 }
 
+/* The config's pattern that selects the function, or -1. */
+static int configured(const char *name, const char *module_path, void *ctx)
+{
+    (void)ctx;
+    return scope_config_match(&scope_rt.config, name, module_path);
+}
+
+/* A function `configured` selected (its pattern: sym->wanted). */
 static int collect(const struct scope_symbol *sym, void *ctx)
 {
     struct candidates *c = ctx;
-    if (sym->is_fragment)
-        return 0;
-    int pattern = scope_config_match(&scope_rt.config, sym->name, sym->module_path);
-    if (pattern < 0)
-        return 0;
+    int pattern = sym->wanted;
     if (scope_grow_array((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)) != 0) {
         c->failed = 1;
         return 1;
@@ -398,7 +402,7 @@ static void collect_new_modules(const struct scope_module_list *modules, struct 
             return;
         }
         seen[nseen++].bias = m->bias;
-        if (scope_elf_foreach_module_symbol(m, collect, c, err, sizeof err) != 0)
+        if (scope_elf_foreach_module_symbol(m, configured, collect, c, err, sizeof err) != 0)
             scope_debug("%s", err);
     }
 }
