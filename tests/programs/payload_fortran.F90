@@ -20,19 +20,27 @@
 ! rank. In subroutine files, each writes r + 1 integers at byte 100 r
 ! of a shared file (MPI_File_write_at), 3 at its file pointer moved to
 ! byte 100 r + 40 (MPI_File_write) and all read 2 integers at byte 0
-! (MPI_File_read_at_all).
+! (MPI_File_read_at_all). In subroutine probes, each rank sends with
+! MPI_Send 2 (r + 1) integers to the right (tag 80), found by MPI_Probe
+! from MPI_ANY_SOURCE and taken by MPI_Recv; 6 (r + 1) to the right (tag
+! 81), polled by MPI_Iprobe until found (status ignored), taken by
+! MPI_Recv; 3 (r + 1) to the left (tag 82), found by MPI_Mprobe and taken
+! by MPI_Mrecv (status ignored); 4 (r + 1) to the right (tag 83), polled
+! by MPI_Improbe, taken by MPI_Imrecv and completed by MPI_Wait.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
 #define REQUEST type(MPI_Request)
 #define DATATYPE type(MPI_Datatype)
 #define FILE type(MPI_File)
+#define MESSAGE type(MPI_Message)
 #else
 #define USE_MPI use mpi
 #define STATUS integer
 #define REQUEST integer
 #define DATATYPE integer
 #define FILE integer
+#define MESSAGE integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -158,6 +166,43 @@
     call MPI_File_close(fh, ierr)
   end subroutine files
 
+  subroutine probes(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, ierr
+    logical :: found
+    MESSAGE :: msg
+    REQUEST :: req
+#if MPI_BINDING == 3
+    type(MPI_Status) :: st
+#else
+    integer :: st(MPI_STATUS_SIZE)
+#endif
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    out = rank
+    call MPI_Send(out, 2 * (rank + 1), MPI_INTEGER, right, 80, MPI_COMM_WORLD, ierr)
+    call MPI_Probe(MPI_ANY_SOURCE, 80, MPI_COMM_WORLD, st, ierr)
+    call MPI_Recv(in, 64, MPI_INTEGER, left, 80, MPI_COMM_WORLD, st, ierr)
+    call MPI_Send(out, 6 * (rank + 1), MPI_INTEGER, right, 81, MPI_COMM_WORLD, ierr)
+    found = .false.
+    do while (.not. found)
+      call MPI_Iprobe(left, 81, MPI_COMM_WORLD, found, MPI_STATUS_IGNORE, ierr)
+    end do
+    call MPI_Recv(in, 64, MPI_INTEGER, left, 81, MPI_COMM_WORLD, st, ierr)
+    call MPI_Send(out, 3 * (rank + 1), MPI_INTEGER, left, 82, MPI_COMM_WORLD, ierr)
+    call MPI_Mprobe(MPI_ANY_SOURCE, 82, MPI_COMM_WORLD, msg, st, ierr)
+    call MPI_Mrecv(in, 64, MPI_INTEGER, msg, MPI_STATUS_IGNORE, ierr)
+    call MPI_Send(out, 4 * (rank + 1), MPI_INTEGER, right, 83, MPI_COMM_WORLD, ierr)
+    found = .false.
+    do while (.not. found)
+      call MPI_Improbe(left, 83, MPI_COMM_WORLD, found, msg, st, ierr)
+    end do
+    call MPI_Imrecv(in, 64, MPI_INTEGER, msg, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  end subroutine probes
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -170,6 +215,7 @@ program payload_fortran
   call collectives()
   call gathers(rank, nranks)
   call files(rank)
+  call probes(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
