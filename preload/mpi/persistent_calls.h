@@ -36,11 +36,13 @@ static inline void remember_send(MPI_Request request, int64_t count, MPI_Datatyp
     scope_handle_put(&scope_persistent_requests, SCOPE_HANDLE_KEY(request), &send);
 }
 
-/* A persistent receive on c, remembered by its request. */
-static inline void remember_recv(MPI_Request request, const struct scope_comm *c)
+/* A persistent receive from source on c, remembered by its request (the
+ * peer asked for, -1: any, is what each MPI_Start of it records). */
+static inline void remember_recv(MPI_Request request, int source, const struct scope_comm *c)
 {
     scope_handle_put(&scope_persistent_requests, SCOPE_HANDLE_KEY(request),
-                     &(struct scope_handle_info){.comm = c});
+                     &(struct scope_handle_info){.comm = c,
+                                                 .peer = scope_comm_world_rank(c, source)});
 }
 
 /* What an init call records: the peer and tag asked for, nothing moved. */

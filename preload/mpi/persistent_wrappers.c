@@ -54,7 +54,7 @@ EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, in
         call_returned(&w);
     const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;
     if (c)
-        remember_recv(*request, c);
+        remember_recv(*request, source, c);
     if (recorded) {
         if (c)
             add_init(&w, source, tag, c);

@@ -12,7 +12,8 @@ import sys
 import h5py
 
 N = 4
-SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes")
+SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes",
+               "persistent")
 
 
 def fail(message):
@@ -80,6 +81,13 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Mrecv": ([(12 * (right + 1), right, 82)], "probes"),
             "MPI_Imrecv": ([(0, -1, -1)], "probes"),
             ("MPI_Wait", "probes"): ([(16 * (left + 1), left, 83)], "probes"),
+            "MPI_Recv_init": ([(0, -1, 90), (0, right, 91)], "persistent"),
+            "MPI_Send_init": ([(0, right, 90)], "persistent"),
+            "MPI_Ssend_init": ([(0, left, 91)], "persistent"),
+            "MPI_Start": ([(0, right, -1), (12 * (r + 1), left, 91)], "persistent"),
+            ("MPI_Waitall", "persistent"): ([(8 * (left + 1), left, 90)] * 2, "persistent"),
+            ("MPI_Wait", "persistent"): ([(0, -1, -1), (12 * (right + 1), right, 91)],
+                                         "persistent"),
             "MPI_Bcast": ([(48 if r == 1 else 0, 1, -1)], "collectives"),
             "MPI_Reduce": ([(12, 2, -1)], "collectives"),
             "MPI_Allreduce": ([(16, -1, -1)], "collectives"),
@@ -111,6 +119,12 @@ with h5py.File(sys.argv[1]) as f:
                     any(caller not in caller_of(g, i) for i in rows):
                 fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want nothing found, "
                      f"then (0, {left}, {tag}) from {caller}")
+        # each MPI_Startall: its receive started, 8 (r + 1) bytes sent
+        g = f[f"rank{r}/regions/MPI_Startall"]
+        rows = program_rows(g)
+        if columns(g, rows)[0] != [8 * (r + 1)] * 2 or \
+                any("persistent" not in caller_of(g, i) for i in rows):
+            fail(f"rank {r} MPI_Startall: bytes {columns(g, rows)[0]}, want {[8 * (r + 1)] * 2}")
         callers = {}
         for key, (calls, caller) in want.items():
             name = key[0] if isinstance(key, tuple) else key
@@ -139,9 +153,14 @@ with h5py.File(sys.argv[1]) as f:
                          (1, 1, left, 8 * (left + 1), 80, 0), (2, 1, left, 24 * (left + 1), 81, 0)],
             "MPI_Mrecv": [(0, 1, right, 12 * (right + 1), 82, 0)],
             "MPI_Isend": [(0, 0, right, 12 * (r + 1), 70, 0), (1, 0, left, 16 * (r + 1), 71, 0)],
-            "MPI_Waitall": [(0, 1, left, 12 * (left + 1), 70, 0)],
+            "MPI_Waitall": [(0, 1, left, 12 * (left + 1), 70, 0),
+                            (1, 1, left, 8 * (left + 1), 90, 0),
+                            (2, 1, left, 8 * (left + 1), 90, 0)],
             "MPI_Wait": [(0, 1, right, 16 * (right + 1), 71, 0),
-                         (2, 1, left, 16 * (left + 1), 83, 0)],
+                         (2, 1, left, 16 * (left + 1), 83, 0),
+                         (4, 1, right, 12 * (right + 1), 91, 0)],
+            "MPI_Startall": [(0, 0, right, 8 * (r + 1), 90, 0), (1, 0, right, 8 * (r + 1), 90, 0)],
+            "MPI_Start": [(1, 0, left, 12 * (r + 1), 91, 0)],
             "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }

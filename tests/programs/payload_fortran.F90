@@ -27,6 +27,13 @@
 ! MPI_Recv; 3 (r + 1) to the left (tag 82), found by MPI_Mprobe and taken
 ! by MPI_Mrecv (status ignored); 4 (r + 1) to the right (tag 83), polled
 ! by MPI_Improbe, taken by MPI_Imrecv and completed by MPI_Wait.
+! In subroutine persistent, twice MPI_Startall of a receive from
+! MPI_ANY_SOURCE (tag 90, MPI_Recv_init) and a send of 2 (r + 1) integers
+! to the right (MPI_Send_init), completed by MPI_Waitall ignoring the
+! statuses; then MPI_Start of a receive from the right (tag 91) and of a
+! synchronous send of 3 (r + 1) integers to the left (MPI_Ssend_init),
+! completed by MPI_Wait of the send, then of the receive (status
+! ignored); every request freed by MPI_Request_free.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -203,6 +210,39 @@
     call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
   end subroutine probes
 
+  subroutine persistent(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, k, ierr
+    REQUEST :: reqs(2), sreq, rreq
+#if MPI_BINDING == 3
+    type(MPI_Status) :: st
+#else
+    integer :: st(MPI_STATUS_SIZE)
+#endif
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    out = rank
+    call MPI_Recv_init(in, 64, MPI_INTEGER, MPI_ANY_SOURCE, 90, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Send_init(out, 2 * (rank + 1), MPI_INTEGER, right, 90, MPI_COMM_WORLD, reqs(2), &
+                       ierr)
+    do k = 1, 2
+      call MPI_Startall(2, reqs, ierr)
+      call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    end do
+    call MPI_Recv_init(in, 64, MPI_INTEGER, right, 91, MPI_COMM_WORLD, rreq, ierr)
+    call MPI_Ssend_init(out, 3 * (rank + 1), MPI_INTEGER, left, 91, MPI_COMM_WORLD, sreq, ierr)
+    call MPI_Start(rreq, ierr)
+    call MPI_Start(sreq, ierr)
+    call MPI_Wait(sreq, st, ierr)
+    call MPI_Wait(rreq, MPI_STATUS_IGNORE, ierr)
+    call MPI_Request_free(reqs(1), ierr)
+    call MPI_Request_free(reqs(2), ierr)
+    call MPI_Request_free(rreq, ierr)
+    call MPI_Request_free(sreq, ierr)
+  end subroutine persistent
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -216,6 +256,7 @@ program payload_fortran
   call gathers(rank, nranks)
   call files(rank)
   call probes(rank, nranks)
+  call persistent(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
