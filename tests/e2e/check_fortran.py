@@ -13,7 +13,7 @@ import h5py
 
 N = 4
 SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes",
-               "persistent")
+               "persistent", "neighbors")
 
 
 def fail(message):
@@ -88,6 +88,7 @@ with h5py.File(sys.argv[1]) as f:
             ("MPI_Waitall", "persistent"): ([(8 * (left + 1), left, 90)] * 2, "persistent"),
             ("MPI_Wait", "persistent"): ([(0, -1, -1), (12 * (right + 1), right, 91)],
                                          "persistent"),
+            ("MPI_Wait", "neighbors"): ([(0, -1, -1)], "neighbors"),
             "MPI_Bcast": ([(48 if r == 1 else 0, 1, -1)], "collectives"),
             "MPI_Reduce": ([(12, 2, -1)], "collectives"),
             "MPI_Allreduce": ([(16, -1, -1)], "collectives"),
@@ -164,6 +165,22 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }
+        # the neighborhood collectives: a message to and from each neighbor
+        # on the Cartesian communicator (its id: any but the world's)
+        for name, (to_left, to_right, from_left, from_right) in {
+                "MPI_Neighbor_allgather": (8, 8, 8, 8),
+                "MPI_Neighbor_alltoallv": (4 * (r + 1), 8 * (r + 1), 8 * (left + 1),
+                                           4 * (right + 1)),
+                "MPI_Ineighbor_alltoall": (12, 12, 12, 12)}.items():
+            g = f[f"rank{r}/regions/{name}"]
+            got = messages(g, program_rows(g))
+            ring = got[0][5] if got else -1
+            msgs = [(0, 0, left, to_left, -1, ring), (0, 0, right, to_right, -1, ring),
+                    (0, 1, left, from_left, -1, ring), (0, 1, right, from_right, -1, ring)]
+            if got != msgs or ring <= 0:
+                fail(f"rank {r} {name}: messages {got}, want {msgs} on a new communicator")
+            sent += sum(m[3] for m in got if m[1] == 0)
+            received += sum(m[3] for m in got if m[1] == 1)
         for name, msgs in want_msgs.items():
             g = f[f"rank{r}/regions/{name}"]
             got = messages(g, program_rows(g))

@@ -34,6 +34,10 @@
 ! synchronous send of 3 (r + 1) integers to the left (MPI_Ssend_init),
 ! completed by MPI_Wait of the send, then of the receive (status
 ! ignored); every request freed by MPI_Request_free.
+! In subroutine neighbors, on a periodic 1-D Cartesian communicator of
+! all ranks: MPI_Neighbor_allgather of 2 integers, MPI_Neighbor_alltoallv
+! of r + 1 integers to the left and 2 (r + 1) to the right, and
+! MPI_Ineighbor_alltoall of 3 integers completed by MPI_Wait.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -41,6 +45,7 @@
 #define DATATYPE type(MPI_Datatype)
 #define FILE type(MPI_File)
 #define MESSAGE type(MPI_Message)
+#define COMM type(MPI_Comm)
 #else
 #define USE_MPI use mpi
 #define STATUS integer
@@ -48,6 +53,7 @@
 #define DATATYPE integer
 #define FILE integer
 #define MESSAGE integer
+#define COMM integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -243,6 +249,33 @@
     call MPI_Request_free(sreq, ierr)
   end subroutine persistent
 
+  subroutine neighbors(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, dims(1), ierr
+    integer :: scounts(2), sdispls(2), rcounts(2), rdispls(2)
+    logical :: periods(1)
+    COMM :: ring
+    REQUEST :: req
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    dims(1) = nranks
+    periods(1) = .true.
+    call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., ring, ierr)
+    out = rank
+    call MPI_Neighbor_allgather(out, 2, MPI_INTEGER, in, 2, MPI_INTEGER, ring, ierr)
+    scounts = (/ rank + 1, 2 * (rank + 1) /)
+    sdispls = (/ 0, 8 /)
+    rcounts = (/ 2 * (left + 1), right + 1 /)
+    rdispls = (/ 0, 16 /)
+    call MPI_Neighbor_alltoallv(out, scounts, sdispls, MPI_INTEGER, in, rcounts, rdispls, &
+                                MPI_INTEGER, ring, ierr)
+    call MPI_Ineighbor_alltoall(out, 3, MPI_INTEGER, in, 3, MPI_INTEGER, ring, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call MPI_Comm_free(ring, ierr)
+  end subroutine neighbors
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -257,6 +290,7 @@ program payload_fortran
   call files(rank)
   call probes(rank, nranks)
   call persistent(rank, nranks)
+  call neighbors(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
