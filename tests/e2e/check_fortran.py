@@ -13,7 +13,7 @@ import h5py
 
 N = 4
 SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes",
-               "persistent", "neighbors")
+               "persistent", "neighbors", "onesided")
 
 
 def fail(message):
@@ -165,6 +165,16 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }
+        # one-sided: (bytes, target as a world rank, tag) on the reversed communicator
+        for name, want_call in {"MPI_Put": (4, N - 1, -1), "MPI_Get": (8, 0, -1),
+                                "MPI_Accumulate": (12, N - 2, -1)}.items():
+            g = f[f"rank{r}/regions/{name}"]
+            rows = program_rows(g)
+            got = columns(g, rows)
+            if got[:3] != [[v] for v in want_call] or got[3][0] <= 0 or \
+                    "onesided" not in caller_of(g, rows[0]):
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_call} on "
+                     f"a new communicator from onesided")
         # the neighborhood collectives: a message to and from each neighbor
         # on the Cartesian communicator (its id: any but the world's)
         for name, (to_left, to_right, from_left, from_right) in {

@@ -38,6 +38,10 @@
 ! all ranks: MPI_Neighbor_allgather of 2 integers, MPI_Neighbor_alltoallv
 ! of r + 1 integers to the left and 2 (r + 1) to the right, and
 ! MPI_Ineighbor_alltoall of 3 integers completed by MPI_Wait.
+! In subroutine onesided, on a window over the ranks in reverse order
+! (MPI_Comm_split), between fences: MPI_Put of 1 integer to its rank 0
+! (world rank 3), MPI_Get of 2 from its last (world 0), MPI_Accumulate of 3
+! to its rank 1 (world 2).
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -46,6 +50,7 @@
 #define FILE type(MPI_File)
 #define MESSAGE type(MPI_Message)
 #define COMM type(MPI_Comm)
+#define WIN type(MPI_Win)
 #else
 #define USE_MPI use mpi
 #define STATUS integer
@@ -54,6 +59,7 @@
 #define FILE integer
 #define MESSAGE integer
 #define COMM integer
+#define WIN integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -276,6 +282,32 @@
     call MPI_Comm_free(ring, ierr)
   end subroutine neighbors
 
+  subroutine onesided(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: buf(16), out(16), ierr
+    integer(kind=MPI_ADDRESS_KIND) :: size, disp
+    COMM :: reverse
+    WIN :: win
+    buf = 0
+    out = rank
+    call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, reverse, ierr)
+    size = 64
+    call MPI_Win_create(buf, size, 4, MPI_INFO_NULL, reverse, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = rank
+    call MPI_Put(out, 1, MPI_INTEGER, 0, disp, 1, MPI_INTEGER, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Get(out, 2, MPI_INTEGER, nranks - 1, disp, 2, MPI_INTEGER, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = 0
+    call MPI_Accumulate(out, 3, MPI_INTEGER, 1, disp, 3, MPI_INTEGER, MPI_SUM, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Win_free(win, ierr)
+    call MPI_Comm_free(reverse, ierr)
+  end subroutine onesided
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -291,6 +323,7 @@ program payload_fortran
   call probes(rank, nranks)
   call persistent(rank, nranks)
   call neighbors(rank, nranks)
+  call onesided(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
