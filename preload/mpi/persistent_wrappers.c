@@ -1,5 +1,6 @@
 /* persistent_wrappers.c: persistent requests and matched probes, recorded
- * with what they carried (wrapped_call.h). MPI_Send_init and its modes
+ * with what they carried (wrapped_call.h; what both C and Fortran
+ * remember and record: persistent_calls.h). MPI_Send_init and its modes
  * remember their message by request (request_table.h), which every
  * MPI_Start of it records as sent; MPI_Recv_init's request, once started,
  * is a pending receive that the Wait or Test completing it records. The
@@ -10,33 +11,7 @@
  * or MPI_Imrecv (a pending receive) that takes it. Handles are followed
  * whenever the config selects any wrapped function, so that a selected
  * MPI_Start or MPI_Mrecv knows them. */
-#include "request_table.h"
-#include "wrapped_call.h"
-
-/* Scope's own MPI calls, not recorded (wrapped_call.h): around working out
- * what a handle stands for when the call itself is not recorded. */
-static inline void own_calls_begin(int recorded)
-{
-    if (!recorded)
-        scope_tls.busy++;
-}
-
-static inline void own_calls_end(int recorded)
-{
-    if (!recorded)
-        scope_tls.busy--;
-}
-
-/* A persistent send of count x type to dest, remembered by its request. */
-static void remember_send(MPI_Request request, int count, MPI_Datatype type, int dest, int tag,
-                          const struct scope_comm *c)
-{
-    int none = dest == MPI_PROC_NULL;
-    struct scope_handle_info send = {.comm = c, .send = 1,
-                                     .bytes = none ? 0 : type_bytes(count, type),
-                                     .peer = scope_comm_world_rank(c, dest), .tag = tag};
-    scope_handle_put(&scope_persistent_requests, SCOPE_HANDLE_KEY(request), &send);
-}
+#include "persistent_calls.h"
 
 #define SEND_INIT(F, NAME)                                                                   \
     EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
@@ -56,7 +31,7 @@ static void remember_send(MPI_Request request, int count, MPI_Datatype type, int
         own_calls_end(recorded);                                                             \
         if (recorded) {                                                                      \
             if (c)                                                                           \
-                add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, dest), tag, c);    \
+                add_init(&w, dest, tag, c);                                                  \
             call_ends(&w, __builtin_return_address(0));                                      \
         }                                                                                    \
         return rc;                                                                           \
@@ -79,33 +54,13 @@ EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, in
         call_returned(&w);
     const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;
     if (c)
-        scope_handle_put(&scope_persistent_requests, SCOPE_HANDLE_KEY(*request),
-                         &(struct scope_handle_info){.comm = c});
+        remember_recv(*request, source, c);
     if (recorded) {
         if (c)
-            add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, source),
-                     tag == MPI_ANY_TAG ? -1 : tag, c);
+            add_init(&w, source, tag, c);
         call_ends(&w, __builtin_return_address(0));
     }
     return rc;
-}
-
-/* Persistent request r started: its send recorded in w, or its receive
- * now pending. */
-static void started(struct wrapped_call *w, int recorded, MPI_Request r)
-{
-    struct scope_handle_info info;
-    if (!scope_handle_get(&scope_persistent_requests, SCOPE_HANDLE_KEY(r), &info, 0))
-        return;
-    if (!info.send)
-        scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(r), &info);
-    if (!recorded)
-        return;
-    if (info.send && info.peer >= 0)
-        add_item(w, SCOPE_ITEM_SENT, info.bytes, info.peer, info.tag, info.comm);
-    else
-        add_item(w, SCOPE_ITEM_CALL, 0, info.send ? -1 : info.peer, info.send ? info.tag : -1,
-                 info.comm);
 }
 
 EXPORT int MPI_Start(MPI_Request *request)
@@ -139,27 +94,11 @@ EXPORT int MPI_Startall(int count, MPI_Request requests[])
 
 EXPORT int MPI_Request_free(MPI_Request *request)
 {
-    struct scope_handle_info forgotten;
-    scope_handle_get(&scope_persistent_requests, SCOPE_HANDLE_KEY(*request), &forgotten, 1);
-    scope_handle_get(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request), &forgotten, 1);
+    request_freed(*request);
     return PMPI_Request_free(request);
 }
 
 /* ---- probes ---- */
-
-/* The message a probe found (flag set), on comm; its handle remembered for
- * the MPI_Mrecv or MPI_Imrecv that takes it (message NULL: none). */
-static void probed(struct wrapped_call *w, int recorded, const MPI_Status *st, MPI_Comm comm,
-                   const MPI_Message *message)
-{
-    const struct scope_comm *c = scope_comm_of(comm);
-    if (message && c && *message != MPI_MESSAGE_NO_PROC)
-        scope_handle_put(&scope_matched_messages, SCOPE_HANDLE_KEY(*message),
-                         &(struct scope_handle_info){.comm = c});
-    if (recorded)
-        add_item(w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, st->MPI_SOURCE),
-                 st->MPI_SOURCE == MPI_PROC_NULL ? -1 : st->MPI_TAG, c);
-}
 
 /* One description per probe: parameters, arguments, whether it found a
  * message (FOUND, once it returned MPI_SUCCESS), its message handle. */
@@ -196,14 +135,6 @@ PROBE(IMPROBE, Improbe,
       (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status),
       (source, tag, comm, flag, message, status), *flag, message)
 
-/* The communicator of a matched message, forgotten (NULL: not known). */
-static const struct scope_comm *matched_comm(MPI_Message message)
-{
-    struct scope_handle_info info;
-    return scope_handle_get(&scope_matched_messages, SCOPE_HANDLE_KEY(message), &info, 1)
-               ? info.comm : NULL;
-}
-
 EXPORT int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
                      MPI_Status *status)
 {
@@ -233,13 +164,9 @@ EXPORT int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *mess
     int rc = PMPI_Imrecv(buf, count, type, message, request);
     if (recorded)
         call_returned(&w);
-    if (rc == MPI_SUCCESS && c)
-        scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request),
-                         &(struct scope_handle_info){.comm = c});
-    if (recorded) {
-        if (c)
-            add_item(&w, SCOPE_ITEM_CALL, 0, -1, -1, c);
+    if (rc == MPI_SUCCESS)
+        imrecv_started(&w, recorded, *request, c);
+    if (recorded)
         call_ends(&w, __builtin_return_address(0));
-    }
     return rc;
 }

@@ -1,6 +1,7 @@
 """check_fortran.py: the file of tests/programs/payload_fortran.F90 run on
 4 ranks must say what its Fortran sends, receives, completions,
-collectives and file reads and writes (with their offsets) carried (bytes, peers as world ranks, tags, roots, the
+collectives, file reads and writes (with their offsets), probes and
+matched receives carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
 resolved), total bytes sent must equal total bytes received, and the call
 sites must be the program's own subroutines, not the MPI library's Fortran
@@ -11,7 +12,8 @@ import sys
 import h5py
 
 N = 4
-SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files")
+SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes",
+               "persistent", "neighbors", "onesided")
 
 
 def fail(message):
@@ -19,39 +21,74 @@ def fail(message):
     sys.exit(1)
 
 
+_read = {}
+
+
+def column(g, k):
+    """Dataset k of region group g as a list, read once (polling loops make
+    long ones)."""
+    if (g.name, k) not in _read:
+        _read[g.name, k] = g[k][:].tolist()
+    return _read[g.name, k]
+
+
 def columns(g, rows):
-    return [[g[k][i] for i in rows] for k in ("bytes", "peer", "tag", "comm")]
+    return [[column(g, k)[i] for i in rows] for k in ("bytes", "peer", "tag", "comm")]
 
 
 def messages(g, rows):
     """The messages of the calls `rows`, numbered among them."""
     if "msg_kind" not in g:
         return []
-    msgs = zip(*(g[k][:].tolist() for k in ("msg_call", "msg_kind", "msg_peer", "msg_bytes",
-                                            "msg_tag", "msg_comm")))
-    return [(rows.index(m[0]),) + m[1:] for m in msgs if m[0] in rows]
+    msgs = zip(*(column(g, k) for k in ("msg_call", "msg_kind", "msg_peer", "msg_bytes",
+                                        "msg_tag", "msg_comm")))
+    number = {row: n for n, row in enumerate(rows)}
+    return [(number[m[0]],) + m[1:] for m in msgs if m[0] in number]
 
 
 with h5py.File(sys.argv[1]) as f:
     frames, sites = f["metadata/callsite_frames"][:], f["metadata/callsites"][:]
 
+    named = {}
+
     def caller_of(g, i):
-        fn = frames[sites[g["callsite_ids"][i]][0]]["function"]
-        return fn.decode() if isinstance(fn, bytes) else fn
+        site = column(g, "callsite_ids")[i]
+        if site not in named:
+            fn = frames[sites[site][0]]["function"]
+            named[site] = fn.decode() if isinstance(fn, bytes) else fn
+        return named[site]
 
     # the program's calls: MPICH's MPI-IO (ROMIO) makes MPI calls of its
     # own, recorded from the library, in MPI_File_open and the collective I/O
     def program_rows(g):
-        return [i for i in range(len(g["start_times"]))
+        return [i for i in range(len(column(g, "callsite_ids")))
                 if any(s in caller_of(g, i) for s in SUBROUTINES)]
 
     sent = received = 0
     for r in range(N):
         left, right = (r + N - 1) % N, (r + 1) % N
-        # per call: (bytes, peer, tag) of each call, on communicator 0, and its caller
+        # per function and caller: (bytes, peer, tag) of each call, on communicator 0
         want = {
             "MPI_Send": ([(20 * (r + 1), right, 50 + r)], "exchange"),
             "MPI_Recv": ([(20 * (left + 1), left, 50 + left)], "exchange"),
+            ("MPI_Send", "probes"): ([(8 * (r + 1), right, 80), (24 * (r + 1), right, 81),
+                                      (12 * (r + 1), left, 82), (16 * (r + 1), right, 83)],
+                                     "probes"),
+            ("MPI_Recv", "probes"): ([(8 * (left + 1), left, 80), (24 * (left + 1), left, 81)],
+                                     "probes"),
+            "MPI_Probe": ([(0, left, 80)], "probes"),
+            "MPI_Mprobe": ([(0, right, 82)], "probes"),
+            "MPI_Mrecv": ([(12 * (right + 1), right, 82)], "probes"),
+            "MPI_Imrecv": ([(0, -1, -1)], "probes"),
+            ("MPI_Wait", "probes"): ([(16 * (left + 1), left, 83)], "probes"),
+            "MPI_Recv_init": ([(0, -1, 90), (0, right, 91)], "persistent"),
+            "MPI_Send_init": ([(0, right, 90)], "persistent"),
+            "MPI_Ssend_init": ([(0, left, 91)], "persistent"),
+            "MPI_Start": ([(0, right, -1), (12 * (r + 1), left, 91)], "persistent"),
+            ("MPI_Waitall", "persistent"): ([(8 * (left + 1), left, 90)] * 2, "persistent"),
+            ("MPI_Wait", "persistent"): ([(0, -1, -1), (12 * (right + 1), right, 91)],
+                                         "persistent"),
+            ("MPI_Wait", "neighbors"): ([(0, -1, -1)], "neighbors"),
             "MPI_Bcast": ([(48 if r == 1 else 0, 1, -1)], "collectives"),
             "MPI_Reduce": ([(12, 2, -1)], "collectives"),
             "MPI_Allreduce": ([(16, -1, -1)], "collectives"),
@@ -72,29 +109,88 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Wait": ([(16 * (right + 1), right, 71), (0, -1, -1)], "ring"),
             "MPI_Sendrecv": ([(16 * (r + 1) + 16 * (right + 1), -1, 72)], "ring"),
         }
-        for name, (calls, caller) in want.items():
+        # the polling probes: nothing found (no payload) until the one message
+        for name, tag, caller in (("MPI_Iprobe", 81, "probes"), ("MPI_Improbe", 83, "probes")):
             g = f[f"rank{r}/regions/{name}"]
             rows = program_rows(g)
+            got = columns(g, rows)
+            n = len(rows)
+            if n == 0 or got != [[0] * n, [-1] * (n - 1) + [left], [-1] * (n - 1) + [tag],
+                                 [-1] * (n - 1) + [0]] or \
+                    any(caller not in caller_of(g, i) for i in rows):
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want nothing found, "
+                     f"then (0, {left}, {tag}) from {caller}")
+        # each MPI_Startall: its receive started, 8 (r + 1) bytes sent
+        g = f[f"rank{r}/regions/MPI_Startall"]
+        rows = program_rows(g)
+        if columns(g, rows)[0] != [8 * (r + 1)] * 2 or \
+                any("persistent" not in caller_of(g, i) for i in rows):
+            fail(f"rank {r} MPI_Startall: bytes {columns(g, rows)[0]}, want {[8 * (r + 1)] * 2}")
+        callers = {}
+        for key, (calls, caller) in want.items():
+            name = key[0] if isinstance(key, tuple) else key
+            callers.setdefault(name, set()).add(caller)
+            g = f[f"rank{r}/regions/{name}"]
+            rows = [i for i in program_rows(g) if caller in caller_of(g, i)]
             got = columns(g, rows)
             # a Wait completing only a send carried nothing: communicator -1
             comms = [-1 if c == (0, -1, -1) and name == "MPI_Wait" else 0 for c in calls]
             if got != [[c[0] for c in calls], [c[1] for c in calls], [c[2] for c in calls],
                        comms]:
-                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {calls}")
-            for i in rows:
-                if caller not in caller_of(g, i):
+                fail(f"rank {r} {name} from {caller}: (bytes, peer, tag, comm) {got}, "
+                     f"want {calls}")
+        for name, expected in callers.items():
+            g = f[f"rank{r}/regions/{name}"]
+            for i in program_rows(g):
+                if not any(c in caller_of(g, i) for c in expected):
                     fail(f"rank {r} {name}: called from {caller_of(g, i)!r}, not the "
-                         f"program's {caller}")
+                         f"program's {expected}")
         # the messages of the point-to-point calls: (call, kind, peer, bytes, tag, comm)
         want_msgs = {
-            "MPI_Send": [(0, 0, right, 20 * (r + 1), 50 + r, 0)],
-            "MPI_Recv": [(0, 1, left, 20 * (left + 1), 50 + left, 0)],
+            "MPI_Send": [(0, 0, right, 20 * (r + 1), 50 + r, 0),
+                         (1, 0, right, 8 * (r + 1), 80, 0), (2, 0, right, 24 * (r + 1), 81, 0),
+                         (3, 0, left, 12 * (r + 1), 82, 0), (4, 0, right, 16 * (r + 1), 83, 0)],
+            "MPI_Recv": [(0, 1, left, 20 * (left + 1), 50 + left, 0),
+                         (1, 1, left, 8 * (left + 1), 80, 0), (2, 1, left, 24 * (left + 1), 81, 0)],
+            "MPI_Mrecv": [(0, 1, right, 12 * (right + 1), 82, 0)],
             "MPI_Isend": [(0, 0, right, 12 * (r + 1), 70, 0), (1, 0, left, 16 * (r + 1), 71, 0)],
-            "MPI_Waitall": [(0, 1, left, 12 * (left + 1), 70, 0)],
-            "MPI_Wait": [(0, 1, right, 16 * (right + 1), 71, 0)],
+            "MPI_Waitall": [(0, 1, left, 12 * (left + 1), 70, 0),
+                            (1, 1, left, 8 * (left + 1), 90, 0),
+                            (2, 1, left, 8 * (left + 1), 90, 0)],
+            "MPI_Wait": [(0, 1, right, 16 * (right + 1), 71, 0),
+                         (2, 1, left, 16 * (left + 1), 83, 0),
+                         (4, 1, right, 12 * (right + 1), 91, 0)],
+            "MPI_Startall": [(0, 0, right, 8 * (r + 1), 90, 0), (1, 0, right, 8 * (r + 1), 90, 0)],
+            "MPI_Start": [(1, 0, left, 12 * (r + 1), 91, 0)],
             "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }
+        # one-sided: (bytes, target as a world rank, tag) on the reversed communicator
+        for name, want_call in {"MPI_Put": (4, N - 1, -1), "MPI_Get": (8, 0, -1),
+                                "MPI_Accumulate": (12, N - 2, -1)}.items():
+            g = f[f"rank{r}/regions/{name}"]
+            rows = program_rows(g)
+            got = columns(g, rows)
+            if got[:3] != [[v] for v in want_call] or got[3][0] <= 0 or \
+                    "onesided" not in caller_of(g, rows[0]):
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_call} on "
+                     f"a new communicator from onesided")
+        # the neighborhood collectives: a message to and from each neighbor
+        # on the Cartesian communicator (its id: any but the world's)
+        for name, (to_left, to_right, from_left, from_right) in {
+                "MPI_Neighbor_allgather": (8, 8, 8, 8),
+                "MPI_Neighbor_alltoallv": (4 * (r + 1), 8 * (r + 1), 8 * (left + 1),
+                                           4 * (right + 1)),
+                "MPI_Ineighbor_alltoall": (12, 12, 12, 12)}.items():
+            g = f[f"rank{r}/regions/{name}"]
+            got = messages(g, program_rows(g))
+            ring = got[0][5] if got else -1
+            msgs = [(0, 0, left, to_left, -1, ring), (0, 0, right, to_right, -1, ring),
+                    (0, 1, left, from_left, -1, ring), (0, 1, right, from_right, -1, ring)]
+            if got != msgs or ring <= 0:
+                fail(f"rank {r} {name}: messages {got}, want {msgs} on a new communicator")
+            sent += sum(m[3] for m in got if m[1] == 0)
+            received += sum(m[3] for m in got if m[1] == 1)
         for name, msgs in want_msgs.items():
             g = f[f"rank{r}/regions/{name}"]
             got = messages(g, program_rows(g))
@@ -102,8 +198,6 @@ with h5py.File(sys.argv[1]) as f:
                 fail(f"rank {r} {name}: messages {got}, want {msgs}")
             sent += sum(m[3] for m in got if m[1] == 0)
             received += sum(m[3] for m in got if m[1] == 1)
-    if sent != received or sent == 0:
-        fail(f"{sent} bytes sent, {received} received")
         # I/O: (bytes, offset) of each call
         for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
                             "MPI_File_write": [(12, 100 * r + 40)],
@@ -113,5 +207,7 @@ with h5py.File(sys.argv[1]) as f:
             if len(g["bytes"]) != len(calls) or \
                     [(b, o) for b, o, _ in got] != calls or "files" not in got[0][2]:
                 fail(f"rank {r} {name}: (bytes, offset, caller) {got}, want {calls} from files")
+    if sent != received or sent == 0:
+        fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "
           f"{sent} bytes sent and received")

@@ -20,19 +20,46 @@
 ! rank. In subroutine files, each writes r + 1 integers at byte 100 r
 ! of a shared file (MPI_File_write_at), 3 at its file pointer moved to
 ! byte 100 r + 40 (MPI_File_write) and all read 2 integers at byte 0
-! (MPI_File_read_at_all).
+! (MPI_File_read_at_all). In subroutine probes, each rank sends with
+! MPI_Send 2 (r + 1) integers to the right (tag 80), found by MPI_Probe
+! from MPI_ANY_SOURCE and taken by MPI_Recv; 6 (r + 1) to the right (tag
+! 81), polled by MPI_Iprobe until found (status ignored), taken by
+! MPI_Recv; 3 (r + 1) to the left (tag 82), found by MPI_Mprobe and taken
+! by MPI_Mrecv (status ignored); 4 (r + 1) to the right (tag 83), polled
+! by MPI_Improbe, taken by MPI_Imrecv and completed by MPI_Wait.
+! In subroutine persistent, twice MPI_Startall of a receive from
+! MPI_ANY_SOURCE (tag 90, MPI_Recv_init) and a send of 2 (r + 1) integers
+! to the right (MPI_Send_init), completed by MPI_Waitall ignoring the
+! statuses; then MPI_Start of a receive from the right (tag 91) and of a
+! synchronous send of 3 (r + 1) integers to the left (MPI_Ssend_init),
+! completed by MPI_Wait of the send, then of the receive (status
+! ignored); every request freed by MPI_Request_free.
+! In subroutine neighbors, on a periodic 1-D Cartesian communicator of
+! all ranks: MPI_Neighbor_allgather of 2 integers, MPI_Neighbor_alltoallv
+! of r + 1 integers to the left and 2 (r + 1) to the right, and
+! MPI_Ineighbor_alltoall of 3 integers completed by MPI_Wait.
+! In subroutine onesided, on a window over the ranks in reverse order
+! (MPI_Comm_split), between fences: MPI_Put of 1 integer to its rank 0
+! (world rank 3), MPI_Get of 2 from its last (world 0), MPI_Accumulate of 3
+! to its rank 1 (world 2).
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
 #define REQUEST type(MPI_Request)
 #define DATATYPE type(MPI_Datatype)
 #define FILE type(MPI_File)
+#define MESSAGE type(MPI_Message)
+#define COMM type(MPI_Comm)
+#define WIN type(MPI_Win)
 #else
 #define USE_MPI use mpi
 #define STATUS integer
 #define REQUEST integer
 #define DATATYPE integer
 #define FILE integer
+#define MESSAGE integer
+#define COMM integer
+#define WIN integer
 #endif
   subroutine exchange(rank, nranks)
     USE_MPI
@@ -158,6 +185,129 @@
     call MPI_File_close(fh, ierr)
   end subroutine files
 
+  subroutine probes(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, ierr
+    logical :: found
+    MESSAGE :: msg
+    REQUEST :: req
+#if MPI_BINDING == 3
+    type(MPI_Status) :: st
+#else
+    integer :: st(MPI_STATUS_SIZE)
+#endif
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    out = rank
+    call MPI_Send(out, 2 * (rank + 1), MPI_INTEGER, right, 80, MPI_COMM_WORLD, ierr)
+    call MPI_Probe(MPI_ANY_SOURCE, 80, MPI_COMM_WORLD, st, ierr)
+    call MPI_Recv(in, 64, MPI_INTEGER, left, 80, MPI_COMM_WORLD, st, ierr)
+    call MPI_Send(out, 6 * (rank + 1), MPI_INTEGER, right, 81, MPI_COMM_WORLD, ierr)
+    found = .false.
+    do while (.not. found)
+      call MPI_Iprobe(left, 81, MPI_COMM_WORLD, found, MPI_STATUS_IGNORE, ierr)
+    end do
+    call MPI_Recv(in, 64, MPI_INTEGER, left, 81, MPI_COMM_WORLD, st, ierr)
+    call MPI_Send(out, 3 * (rank + 1), MPI_INTEGER, left, 82, MPI_COMM_WORLD, ierr)
+    call MPI_Mprobe(MPI_ANY_SOURCE, 82, MPI_COMM_WORLD, msg, st, ierr)
+    call MPI_Mrecv(in, 64, MPI_INTEGER, msg, MPI_STATUS_IGNORE, ierr)
+    call MPI_Send(out, 4 * (rank + 1), MPI_INTEGER, right, 83, MPI_COMM_WORLD, ierr)
+    found = .false.
+    do while (.not. found)
+      call MPI_Improbe(left, 83, MPI_COMM_WORLD, found, msg, st, ierr)
+    end do
+    call MPI_Imrecv(in, 64, MPI_INTEGER, msg, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  end subroutine probes
+
+  subroutine persistent(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, k, ierr
+    REQUEST :: reqs(2), sreq, rreq
+#if MPI_BINDING == 3
+    type(MPI_Status) :: st
+#else
+    integer :: st(MPI_STATUS_SIZE)
+#endif
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    out = rank
+    call MPI_Recv_init(in, 64, MPI_INTEGER, MPI_ANY_SOURCE, 90, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Send_init(out, 2 * (rank + 1), MPI_INTEGER, right, 90, MPI_COMM_WORLD, reqs(2), &
+                       ierr)
+    do k = 1, 2
+      call MPI_Startall(2, reqs, ierr)
+      call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    end do
+    call MPI_Recv_init(in, 64, MPI_INTEGER, right, 91, MPI_COMM_WORLD, rreq, ierr)
+    call MPI_Ssend_init(out, 3 * (rank + 1), MPI_INTEGER, left, 91, MPI_COMM_WORLD, sreq, ierr)
+    call MPI_Start(rreq, ierr)
+    call MPI_Start(sreq, ierr)
+    call MPI_Wait(sreq, st, ierr)
+    call MPI_Wait(rreq, MPI_STATUS_IGNORE, ierr)
+    call MPI_Request_free(reqs(1), ierr)
+    call MPI_Request_free(reqs(2), ierr)
+    call MPI_Request_free(rreq, ierr)
+    call MPI_Request_free(sreq, ierr)
+  end subroutine persistent
+
+  subroutine neighbors(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64), left, right, dims(1), ierr
+    integer :: scounts(2), sdispls(2), rcounts(2), rdispls(2)
+    logical :: periods(1)
+    COMM :: ring
+    REQUEST :: req
+    left = mod(rank + nranks - 1, nranks)
+    right = mod(rank + 1, nranks)
+    dims(1) = nranks
+    periods(1) = .true.
+    call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., ring, ierr)
+    out = rank
+    call MPI_Neighbor_allgather(out, 2, MPI_INTEGER, in, 2, MPI_INTEGER, ring, ierr)
+    scounts = (/ rank + 1, 2 * (rank + 1) /)
+    sdispls = (/ 0, 8 /)
+    rcounts = (/ 2 * (left + 1), right + 1 /)
+    rdispls = (/ 0, 16 /)
+    call MPI_Neighbor_alltoallv(out, scounts, sdispls, MPI_INTEGER, in, rcounts, rdispls, &
+                                MPI_INTEGER, ring, ierr)
+    call MPI_Ineighbor_alltoall(out, 3, MPI_INTEGER, in, 3, MPI_INTEGER, ring, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call MPI_Comm_free(ring, ierr)
+  end subroutine neighbors
+
+  subroutine onesided(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: buf(16), out(16), ierr
+    integer(kind=MPI_ADDRESS_KIND) :: size, disp
+    COMM :: reverse
+    WIN :: win
+    buf = 0
+    out = rank
+    call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, reverse, ierr)
+    size = 64
+    call MPI_Win_create(buf, size, 4, MPI_INFO_NULL, reverse, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = rank
+    call MPI_Put(out, 1, MPI_INTEGER, 0, disp, 1, MPI_INTEGER, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Get(out, 2, MPI_INTEGER, nranks - 1, disp, 2, MPI_INTEGER, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = 0
+    call MPI_Accumulate(out, 3, MPI_INTEGER, 1, disp, 3, MPI_INTEGER, MPI_SUM, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Win_free(win, ierr)
+    call MPI_Comm_free(reverse, ierr)
+  end subroutine onesided
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -170,6 +320,10 @@ program payload_fortran
   call collectives()
   call gathers(rank, nranks)
   call files(rank)
+  call probes(rank, nranks)
+  call persistent(rank, nranks)
+  call neighbors(rank, nranks)
+  call onesided(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
