@@ -34,6 +34,20 @@ static inline void fortran_forward(fortran_fn real, void *const *a)
          a[13], a[14], a[15]);
 }
 
+/* The call forwarded to the binding `real`, timed when scope records it:
+ * 1 when it does (w filled: describe the call, then call_ends), else 0. */
+static inline int fortran_timed(struct wrapped_call *w, enum scope_wrapped_function f,
+                                fortran_fn real, void *const *a)
+{
+    if (!call_begins(w, f)) {
+        fortran_forward(real, a);
+        return 0;
+    }
+    fortran_forward(real, a);
+    call_returned(w);
+    return 1;
+}
+
 /* Argument `pos` as given (NULL: none). */
 static inline void *fortran_arg(void *const *a, int pos)
 {

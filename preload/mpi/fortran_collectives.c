@@ -77,12 +77,8 @@ static void collective_call(const struct collective_desc *d, fortran_fn real, vo
                             void **a)
 {
     struct wrapped_call w;
-    if (!call_begins(&w, d->f)) {
-        fortran_forward(real, a);
+    if (!fortran_timed(&w, d->f, real, a))
         return;
-    }
-    fortran_forward(real, a);
-    call_returned(&w);
     if (fortran_succeeded(a, d->ierr)) {
         const struct scope_comm *c = fortran_comm(a, d->comm);
         add_item(&w, SCOPE_ITEM_CALL, collective_bytes(d, a, c),

@@ -30,12 +30,8 @@ static struct side side_of(const struct side_desc *d, void *const *a)
 static void neighbor_call(const struct neighbor_desc *d, fortran_fn real, void *caller, void **a)
 {
     struct wrapped_call w;
-    if (!call_begins(&w, d->f)) {
-        fortran_forward(real, a);
+    if (!fortran_timed(&w, d->f, real, a))
         return;
-    }
-    fortran_forward(real, a);
-    call_returned(&w);
     if (fortran_succeeded(a, d->ierr))
         scope_neighbor_exchange(&w, PMPI_Comm_f2c(fint(a, d->comm)), side_of(&d->sent, a),
                                 side_of(&d->received, a));

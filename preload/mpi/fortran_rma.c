@@ -17,12 +17,8 @@ struct rma_desc {
 static void rma_call(const struct rma_desc *d, fortran_fn real, void *caller, void **a)
 {
     struct wrapped_call w;
-    if (!call_begins(&w, d->f)) {
-        fortran_forward(real, a);
+    if (!fortran_timed(&w, d->f, real, a))
         return;
-    }
-    fortran_forward(real, a);
-    call_returned(&w);
     if (fortran_succeeded(a, d->ierr)) {
         const struct scope_comm *c = scope_window_comm(PMPI_Win_f2c(fint(a, d->win)));
         add_item(&w, SCOPE_ITEM_CALL, fortran_bytes(a, d->count, d->type),
