@@ -61,6 +61,8 @@ static void fill_header(struct scope_meta_header *m)
     m->clock_raw0 = scope_rt.clock.raw0;
     m->clock_ns0 = scope_rt.clock.ns0;
     m->hook_cost_ns = scope_rt.hook_cost_ns;
+    m->min_duration_ns = scope_rt.config.profile_mode ? 0 : scope_rt.config.min_duration_ns;
+    m->trace_limit_bytes = scope_rt.config.profile_mode ? 0 : scope_rt.config.trace_limit_bytes;
     m->nhooks = (int32_t)scope_rt.nhooks;
     m->nregions = (int32_t)scope_rt.nregions;
     char out[PATH_MAX];

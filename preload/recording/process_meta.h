@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCOPE_META_MAGIC "SCOPEMD3"
+#define SCOPE_META_MAGIC "SCOPEMD4"
 
 struct scope_meta_hook {
     uint32_t region;
@@ -28,6 +28,8 @@ struct scope_meta_header {
     uint64_t clock_raw0, clock_raw1;
     int64_t clock_ns0, clock_ns1;
     int64_t hook_cost_ns;            /* one hooked call's cost, 0: unknown */
+    int64_t min_duration_ns;         /* a trace's [output] min_duration, 0: none */
+    int64_t trace_limit_bytes;       /* a trace's [output] trace_limit, 0: none */
     uint64_t strings_bytes;
     char hostname[256], output[4096], command[4096], config[4096], cwd[4096];
     char timestamp[64], platform[256], user[64];

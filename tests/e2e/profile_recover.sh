@@ -62,6 +62,7 @@ with h5py.File("folded.h5") as f:
         g = f[f"rank{r}/regions/work"]
         assert g.attrs["calls"] == g.attrs["folded_calls"] == counted[r], (r, dict(g.attrs))
         assert len(g["start_times"]) == 0
+    assert f["metadata"].attrs["min_duration_ns"] == 1000000000, dict(f["metadata"].attrs)
 print("ok: recovered folded trace with", counted, "calls of work")
 PY
 echo "ok: folded trace recovered"

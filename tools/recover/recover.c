@@ -213,7 +213,7 @@ static int write_run(const struct scope_recover_options *o, const struct recover
         root->command, root->config, root->uses_tsc ? "CLOCK_MONOTONIC via rdtsc" : "CLOCK_MONOTONIC",
         root->nranks, 1, sysconf(_SC_NPROCESSORS_ONLN), root->root_start_ns,
         root->hook_cost_ns, recover_is_profile(&run->procs[0]) ? "profile" : "trace",
-        0, 0 /* min_duration, trace_limit: not in the meta segment; folded_calls say it */};
+        root->min_duration_ns, root->trace_limit_bytes};
     scope_writer *w = rw.api->create(path, &info, err, errlen);
     int rc = w ? 0 : -1, parts = 0;
     if (rc == 0 && scope_comm_merge_init(&rw.comms, root->nranks) != 0) {
