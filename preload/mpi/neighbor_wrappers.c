@@ -13,19 +13,9 @@
                   SENT, RECEIVED)
 
 #define NEIGHBOR_FORM(F, NAME, PARAMS, ARGS, SENT, RECEIVED)                                  \
-    EXPORT int MPI_##NAME PARAMS                                                             \
-    {                                                                                        \
-        struct wrapped_call w;                                                               \
-        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
-            return PMPI_##NAME ARGS;                                                         \
-        int rc = PMPI_##NAME ARGS;                                                           \
-        call_returned(&w);                                                                   \
-        if (rc == MPI_SUCCESS)                                                               \
-            scope_neighbor_exchange(&w, comm, (struct side){UNPAREN SENT},                             \
-                         (struct side){UNPAREN RECEIVED});                             \
-        call_ends(&w, __builtin_return_address(0));                                          \
-        return rc;                                                                           \
-    }
+    WRAPPED(F, NAME, PARAMS, ARGS,                                                           \
+            scope_neighbor_exchange(&w, comm, (struct side){UNPAREN SENT},                    \
+                                    (struct side){UNPAREN RECEIVED});)
 
 NEIGHBOR(NEIGHBOR_ALLGATHER, Neighbor_allgather, INEIGHBOR_ALLGATHER, Ineighbor_allgather,
          (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,

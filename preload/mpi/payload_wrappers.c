@@ -25,34 +25,16 @@ static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int d
 /* ---- sends: one description per family ---- */
 
 #define BLOCKING_SEND(F, NAME)                                                               \
-    EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
-                          MPI_Comm comm)                                                     \
-    {                                                                                        \
-        struct wrapped_call w;                                                               \
-        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
-            return PMPI_##NAME(buf, count, type, dest, tag, comm);                           \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                             \
-        call_returned(&w);                                                                   \
-        if (rc == MPI_SUCCESS)                                                               \
-            add_send(&w, count, type, dest, tag, comm);                                      \
-        call_ends(&w, __builtin_return_address(0));                                          \
-        return rc;                                                                           \
-    }
+    WRAPPED(F, NAME,                                                                         \
+            (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
+            (buf, count, type, dest, tag, comm), add_send(&w, count, type, dest, tag, comm);)
 
 #define NONBLOCKING_SEND(F, NAME)                                                            \
-    EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
-                          MPI_Comm comm, MPI_Request *request)                               \
-    {                                                                                        \
-        struct wrapped_call w;                                                               \
-        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
-            return PMPI_##NAME(buf, count, type, dest, tag, comm, request);                  \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                    \
-        call_returned(&w);                                                                   \
-        if (rc == MPI_SUCCESS)                                                               \
-            add_send(&w, count, type, dest, tag, comm);                                      \
-        call_ends(&w, __builtin_return_address(0));                                          \
-        return rc;                                                                           \
-    }
+    WRAPPED(F, NAME,                                                                         \
+            (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
+             MPI_Request *request),                                                          \
+            (buf, count, type, dest, tag, comm, request),                                    \
+            add_send(&w, count, type, dest, tag, comm);)
 
 BLOCKING_SEND(SEND, Send)
 BLOCKING_SEND(SSEND, Ssend)

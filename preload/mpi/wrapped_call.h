@@ -131,10 +131,10 @@ static inline int completions_recorded(void)
 
 #define UNPAREN(...) __VA_ARGS__
 
-/* MPI_NAME wrapped: each call recorded as one item carrying BYTES to
- * TARGET, a rank of the communicator entry COMM_ENTRY (-1: none);
- * expressions of the arguments. UNPAREN strips a list's parentheses. */
-#define CARRIER(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY)                            \
+/* MPI_NAME wrapped: the call timed when scope records it and, when it
+ * returns MPI_SUCCESS, described by the statements that follow ARGS (with
+ * the call's struct wrapped_call w and the MPI function's parameters). */
+#define WRAPPED(F, NAME, PARAMS, ARGS, ...)                                                  \
     EXPORT int MPI_##NAME PARAMS                                                             \
     {                                                                                        \
         struct wrapped_call w;                                                               \
@@ -143,11 +143,17 @@ static inline int completions_recorded(void)
         int rc = PMPI_##NAME ARGS;                                                           \
         call_returned(&w);                                                                   \
         if (rc == MPI_SUCCESS) {                                                             \
-            const struct scope_comm *c = (COMM_ENTRY);                                       \
-            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (TARGET)), -1, c); \
+            __VA_ARGS__                                                                      \
         }                                                                                    \
         call_ends(&w, __builtin_return_address(0));                                          \
         return rc;                                                                           \
     }
+
+/* MPI_NAME wrapped: each call recorded as one item carrying BYTES to
+ * TARGET, a rank of the communicator entry COMM_ENTRY (-1: none);
+ * expressions of the arguments. UNPAREN strips a list's parentheses. */
+#define CARRIER(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY)                            \
+    WRAPPED(F, NAME, PARAMS, ARGS, const struct scope_comm *c = (COMM_ENTRY);                 \
+            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (TARGET)), -1, c);)
 
 #endif
