@@ -5,6 +5,7 @@
 #ifndef SCOPE_ELF_GOT_H
 #define SCOPE_ELF_GOT_H
 
+#include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,5 +17,10 @@ typedef int (*scope_got_slot_fn)(const char *name, uint64_t slot, void *ctx);
  * Returns 0, or -1 with a message in err. */
 int scope_elf_foreach_got_slot(const char *open_path, const char *path, scope_got_slot_fn fn,
                                void *ctx, char *err, size_t errlen);
+
+/* The same for a module loaded in this process, from its dynamic section
+ * (loaded at `bias`), in memory. */
+int scope_loaded_foreach_got_slot(const Elf64_Dyn *dynamic, uintptr_t bias, const char *path,
+                                  scope_got_slot_fn fn, void *ctx, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,6 @@
-/* got_redirect.c: rewrites GOT slots of loaded modules (read from the
- * modules' relocations on disk, elf_got.c) to point at entry thunks. */
+/* got_redirect.c: rewrites GOT slots of loaded modules (found from the
+ * relocations their dynamic sections point at, elf_got.c) to point at
+ * entry thunks. */
 #include "got_redirect.h"
 #include "elf_got.h"
 #include "log.h"
@@ -79,8 +80,8 @@ void scope_got_redirect(const struct scope_module *modules, size_t nmodules,
     char err[512];
     for (size_t i = 0; i < nmodules; i++) {
         struct redirect r = {&modules[i], targets, ntargets, i, counted};
-        if (scope_elf_foreach_got_slot(modules[i].open_path, modules[i].path, on_slot, &r, err,
-                                       sizeof err) != 0)
+        if (scope_loaded_foreach_got_slot(modules[i].dynamic, modules[i].bias, modules[i].path,
+                                          on_slot, &r, err, sizeof err) != 0)
             scope_debug("%s", err);
     }
     free(counted);

@@ -62,6 +62,8 @@ static void set_extent(struct scope_module *m, const struct dl_phdr_info *info)
         if (ph->p_type == PT_LOAD) {
             m->start = lo < m->start ? lo : m->start;
             m->end = hi > m->end ? hi : m->end;
+        } else if (ph->p_type == PT_DYNAMIC) {
+            m->dynamic = (const Elf64_Dyn *)lo;
         } else if (ph->p_type == PT_GNU_RELRO) {
             /* the loader makes the whole pages read-only, rounding the end down */
             m->relro_start = lo & ~(uintptr_t)(page - 1);

@@ -4,6 +4,7 @@
 #ifndef SCOPE_LOADED_MODULES_H
 #define SCOPE_LOADED_MODULES_H
 
+#include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,7 @@ struct scope_module {
     int is_executable;
     uintptr_t start, end;      /* from the lowest PT_LOAD to the end of the highest */
     uintptr_t relro_start, relro_end;   /* PT_GNU_RELRO, page-aligned; empty without */
+    const Elf64_Dyn *dynamic;  /* PT_DYNAMIC in memory, NULL without */
 };
 
 struct scope_module_list {

@@ -7,6 +7,7 @@
 #include "lower_bound.h"
 
 #include <Zydis/Zydis.h>
+#include <emmintrin.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -157,14 +158,77 @@ static int byte_branch(const struct scope_code *piece, size_t i, int short_too, 
     }
 }
 
+/* The bytes of a piece that may begin a branch of the kinds `short_too`
+ * admits (see byte_branch), found sixteen at a time: most bytes begin
+ * none, and a 0f or c7 only does with the right second byte. */
+struct branch_bytes {
+    const struct scope_code *piece;
+    int short_too;
+    size_t block;        /* the sixteen bytes `mask` covers start here */
+    unsigned mask;       /* candidates among them not handed out yet */
+};
+
+static unsigned branch_mask(const uint8_t *b, int short_too)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
+    __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(b + 1));
+    __m128i jcc32 = _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
+                                   _mm_set1_epi8((char)0x80));
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe8)),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe9)));
+    m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)), jcc32));
+    if (short_too) {
+        __m128i xbegin = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc7)),
+                                       _mm_cmpeq_epi8(next, _mm_set1_epi8((char)0xf8)));
+        __m128i high = _mm_and_si128(v, _mm_set1_epi8((char)0xf0));
+        __m128i loop = _mm_and_si128(v, _mm_set1_epi8((char)0xfc));
+        m = _mm_or_si128(m, xbegin);
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(high, _mm_set1_epi8(0x70)));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(loop, _mm_set1_epi8((char)0xe0)));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xeb)));
+    }
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+static struct branch_bytes branch_bytes_of(const struct scope_code *piece, int short_too)
+{
+    return (struct branch_bytes){piece, short_too, 0, 0};
+}
+
+/* The next candidate's offset, or the piece's size when there is none. */
+static size_t next_branch_byte(struct branch_bytes *it)
+{
+    const struct scope_code *piece = it->piece;
+    while (!it->mask) {
+        if (it->block + 17 > piece->size)   /* the last bytes, one by one */
+            break;
+        it->mask = branch_mask(piece->bytes + it->block, it->short_too);
+        if (!it->mask)
+            it->block += 16;
+    }
+    if (it->mask) {
+        size_t i = it->block + (size_t)__builtin_ctz(it->mask);
+        it->mask &= it->mask - 1;
+        if (!it->mask)
+            it->block += 16;
+        return i;
+    }
+    for (; it->block < piece->size; it->block++) {
+        int kind = branch_kind[piece->bytes[it->block]];
+        if (kind == NEAR_REL32 || kind == TWO_BYTE_REL32 || (it->short_too && kind))
+            return it->block++;
+    }
+    return piece->size;
+}
+
 /* Whether some byte of piece could begin a direct branch into (lo, hi):
  * most functions are ruled out without decoding their whole body. */
 static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
 {
     uintptr_t target;
-    for (size_t i = 0; i < piece->size; i++)
-        if (branch_kind[piece->bytes[i]] && byte_branch(piece, i, 1, &target) &&
-            target > lo && target < hi)
+    struct branch_bytes it = branch_bytes_of(piece, 1);
+    for (size_t i = next_branch_byte(&it); i < piece->size; i = next_branch_byte(&it))
+        if (byte_branch(piece, i, 1, &target) && target > lo && target < hi)
             return 1;
     return 0;
 }
@@ -213,9 +277,9 @@ static int may_branch_to(const struct scope_code *piece, const uintptr_t *target
                          size_t ntargets)
 {
     uintptr_t target, first = targets[0], span = targets[ntargets - 1] - first;
-    for (size_t i = 0; i < piece->size; i++) {
-        if (!branch_kind[piece->bytes[i]] || !byte_branch(piece, i, 0, &target) ||
-            target - first > span)
+    struct branch_bytes it = branch_bytes_of(piece, 0);
+    for (size_t i = next_branch_byte(&it); i < piece->size; i = next_branch_byte(&it)) {
+        if (!byte_branch(piece, i, 0, &target) || target - first > span)
             continue;
         size_t at = scope_lower_bound(targets, ntargets, target);
         if (at < ntargets && targets[at] == target)
