@@ -113,7 +113,10 @@ const char *elf_symbol_name(const struct elf_symbol_table *t, uint64_t i)
     if (i >= t->count)
         return NULL;
     uint64_t at = t->syms[i].st_name;
-    if (at >= t->strings_size ||
+    if (at >= t->strings_size)
+        return NULL;
+    /* a table ending in a NUL (as they all should) ends every name in it */
+    if (t->strings[t->strings_size - 1] != '\0' &&
         !memchr(t->strings + at, '\0', t->strings_size - at))
         return NULL;
     return t->strings + at;

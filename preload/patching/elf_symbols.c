@@ -9,9 +9,11 @@
 #include "elf_file.h"
 #include "grow_array.h"
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One candidate symbol, gathered from both tables before deduplication. */
 struct found {
@@ -287,9 +289,84 @@ struct scope_function_code scope_symbol_code(const struct scope_symbol *sym)
 
 /* ---- loaded modules ------------------------------------------------- */
 
+/* The section headers of the file at path (up to 4096, read, not mapped),
+ * malloc'ed, or NULL. */
+static Elf64_Shdr *read_section_headers(const char *path, size_t *count)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = NULL;
+    if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh &&
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+        eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum > 0 && eh.e_shnum <= 4096 &&
+        (sh = malloc(eh.e_shnum * sizeof *sh)) != NULL &&
+        pread(fd, sh, eh.e_shnum * sizeof *sh, (off_t)eh.e_shoff) ==
+            (ssize_t)(eh.e_shnum * sizeof *sh)) {
+        *count = eh.e_shnum;
+    } else {
+        free(sh);
+        sh = NULL;
+    }
+    close(fd);
+    return sh;
+}
+
+/* Whether the loaded section sec lies inside the module. */
+static bool section_loaded(const struct scope_module *m, const Elf64_Shdr *sec)
+{
+    uintptr_t at = m->bias + sec->sh_addr;
+    return (sec->sh_flags & SHF_ALLOC) && sec->sh_type != SHT_NOBITS && at >= m->start &&
+           at <= m->end && sec->sh_size <= m->end - at;
+}
+
+/* Whether `wants` takes none of the module's functions, known without
+ * mapping its file: it has no .symtab (stripped, as installed libraries
+ * are), and no function of its .dynsym, read where it is loaded, is
+ * wanted. Most modules a program loads have nothing a config selects. */
+static bool wants_none_loaded(const struct scope_module *m, scope_symbol_wants wants, void *ctx)
+{
+    size_t n = 0;
+    Elf64_Shdr *sh = read_section_headers(m->open_path, &n);
+    const Elf64_Shdr *dynsym = NULL;
+    bool none = sh != NULL;
+    for (size_t i = 0; none && i < n; i++) {
+        if (sh[i].sh_type == SHT_SYMTAB)
+            none = false;
+        else if (sh[i].sh_type == SHT_DYNSYM)
+            dynsym = &sh[i];
+    }
+    const Elf64_Shdr *strtab = dynsym && dynsym->sh_link < n ? &sh[dynsym->sh_link] : NULL;
+    if (none && dynsym &&
+        (dynsym->sh_entsize != sizeof(Elf64_Sym) || !strtab || strtab->sh_size == 0 ||
+         !section_loaded(m, dynsym) || !section_loaded(m, strtab) ||
+         ((const char *)(m->bias + strtab->sh_addr))[strtab->sh_size - 1] != '\0'))
+        none = false;
+    if (none && dynsym) {
+        const Elf64_Sym *syms = (const Elf64_Sym *)(m->bias + dynsym->sh_addr);
+        const char *names = (const char *)(m->bias + strtab->sh_addr);
+        for (uint64_t i = 0; none && i < dynsym->sh_size / sizeof *syms; i++) {
+            const Elf64_Sym *sym = &syms[i];
+            if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_shndx == SHN_UNDEF ||
+                sym->st_shndx >= SHN_LORESERVE || sym->st_value == 0)
+                continue;
+            if (sym->st_name >= strtab->sh_size)
+                none = false;
+            else if (!is_cold_fragment(names + sym->st_name) &&
+                     wants(names + sym->st_name, m->path, ctx) >= 0)
+                none = false;
+        }
+    }
+    free(sh);
+    return none;
+}
+
 int scope_elf_foreach_module_symbol(const struct scope_module *m, scope_symbol_wants wants,
                                     scope_symbol_fn fn, void *ctx, char *err, size_t errlen)
 {
+    if (wants && wants_none_loaded(m, wants, ctx))
+        return 0;
     return foreach_symbol_in(m->open_path, m->path, m->bias, m->is_executable, wants, fn, ctx,
                              err, errlen);
 }
