@@ -16,7 +16,8 @@
 struct scope_hook {
     char *name;            /* region name (the symbol; display name later) */
     char *symbol;
-    char *module;          /* path of the module that defines it */
+    const char *module;    /* path of the module that defines it (one string */
+                           /* per module, kept for the whole run) */
     uint64_t value;        /* link-time address */
     uintptr_t address;     /* run-time address */
     uint32_t region;       /* index into scope_rt.regions */

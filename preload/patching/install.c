@@ -31,7 +31,7 @@
 struct candidate {
     char *name;
     char *symbol;
-    char *module;
+    const char *module;             /* the module's path in `seen` */
     uintptr_t address;
     uint64_t value;
     size_t size, room;
@@ -47,6 +47,7 @@ struct candidates {
     struct candidate *v;
     size_t n, cap;
     int failed;
+    const char *module;   /* the path of the module being read, in `seen` */
 };
 
 /* Prepared inline patches (ascending addresses) and their hooks. */
@@ -116,7 +117,6 @@ static void free_candidate(struct candidate *c)
 {
     free(c->name);
     free(c->symbol);
-    free(c->module);
     free(c->fragments);
 }
 
@@ -139,13 +139,13 @@ static int collect(const struct scope_symbol *sym, void *ctx)
     struct candidate *d = &c->v[c->n];
     *d = (struct candidate){
         .name = region_name(sym->name, pattern), .symbol = strdup(sym->name),
-        .module = strdup(sym->module_path), .address = sym->address, .value = sym->value,
+        .module = c->module, .address = sym->address, .value = sym->value,
         .size = sym->size, .room = sym->room, .exported = sym->exported,
         .callsite_depth = scope_config_callsite_depth(&scope_rt.config, pattern),
         .values = scope_config_values(&scope_rt.config, pattern),
-        .fragments = calloc(sym->nfragments ? sym->nfragments : 1, sizeof(struct scope_code)),
+        .fragments = sym->nfragments ? calloc(sym->nfragments, sizeof(struct scope_code)) : NULL,
     };
-    if (!d->name || !d->symbol || !d->module || !d->fragments) {
+    if (!d->name || !d->symbol || (sym->nfragments && !d->fragments)) {
         free_candidate(d);
         c->failed = 1;
         return 1;
@@ -167,25 +167,22 @@ static int by_address(const void *a, const void *b)
     return strcmp(x->symbol, y->symbol);
 }
 
-/* The region named `name`, a new one if none is. */
-static uint32_t region_of(const char *name)
+/* The region named *name, a new one if none is, which then keeps the
+ * string (*name becomes NULL). */
+static uint32_t region_of(char **name)
 {
     static struct scope_name_index index;
     static size_t regions_cap;
-    long found = scope_name_index_find(&index, scope_rt.regions, name);
+    long found = scope_name_index_find(&index, scope_rt.regions, *name);
     if (found >= 0)
         return (uint32_t)found;
     if (scope_grow_array((void **)&scope_rt.regions, &regions_cap, scope_rt.nregions + 1,
                          sizeof(*scope_rt.regions)) != 0)
         return UINT32_MAX;
-    char *copy = strdup(name);
-    if (!copy)
+    scope_rt.regions[scope_rt.nregions] = *name;
+    if (scope_name_index_add(&index, scope_rt.regions, scope_rt.nregions + 1) != 0)
         return UINT32_MAX;
-    scope_rt.regions[scope_rt.nregions] = copy;
-    if (scope_name_index_add(&index, scope_rt.regions, scope_rt.nregions + 1) != 0) {
-        free(copy);
-        return UINT32_MAX;
-    }
+    *name = NULL;
     return (uint32_t)scope_rt.nregions++;
 }
 
@@ -209,7 +206,7 @@ static int add_hook(struct candidate *c)
     if (scope_grow_array((void **)&scope_rt.hooks, &hooks_cap, scope_rt.nhooks + 1,
                          sizeof(*scope_rt.hooks)) != 0)
         return -1;
-    uint32_t region = region_of(c->name);
+    uint32_t region = region_of(&c->name);
     if (region == UINT32_MAX)
         return -1;
     note_wrapped(c->symbol, (uint32_t)scope_rt.nhooks);
@@ -217,7 +214,7 @@ static int add_hook(struct candidate *c)
         .name = scope_rt.regions[region], .symbol = c->symbol, .module = c->module,
         .value = c->value, .address = c->address, .region = region,
     };
-    c->symbol = c->module = NULL;   /* now owned by the hook */
+    c->symbol = NULL;   /* now owned by the hook */
     return 0;
 }
 
@@ -402,6 +399,7 @@ static void collect_new_modules(const struct scope_module_list *modules, struct 
             return;
         }
         seen[nseen++].bias = m->bias;
+        c->module = seen[nseen - 1].path;
         if (scope_elf_foreach_module_symbol(m, configured, collect, c, err, sizeof err) != 0)
             scope_debug("%s", err);
     }
