@@ -41,6 +41,8 @@ int profile_region_write(hid_t group, const struct scope_region_profile *p,
                      SCOPE_HISTOGRAM_BINS, e) < 0 ||
         write_vector(group, "path_ids", H5T_STD_I32LE, H5T_NATIVE_INT32, p->path_ids, p->npaths,
                      e) < 0 ||
+        (p->path_sites && write_vector(group, "path_sites", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                                       p->path_sites, p->npaths, e) < 0) ||
         h5_attr_int64(group, "pathless_calls", p->pathless_calls, e) < 0)
         return -1;
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)

@@ -95,6 +95,8 @@ struct scope_region_profile {
     size_t npaths;                 /* the region's call paths on this rank: */
     int32_t *path_ids;             /* index in the rank's callpath_parents */
     int64_t *path_calls, *path_total_ns, *path_self_ns;
+    int32_t *path_sites;           /* each path's call site (its row in the table */
+                                   /* given to callsites(), -1: none); NULL: none has one */
 };
 
 /* One region (hooked function) of one rank. */

@@ -1,7 +1,8 @@
 /* callsite_stack.c: unwinds a new call's stack and numbers it for its
  * thread (callsite_stack.h). The thread's table is one mapping taken on
  * first use (mmap, safe in a signal handler); when it is full it starts
- * again from number 0, and the numbers are defined anew as stacks recur. */
+ * again from number 0, and the numbers are defined anew as stacks recur
+ * (unless the numbers must be kept: then a new stack gets none). */
 #include "callsite_stack.h"
 #include "libunwind_local.h"
 #include "thread_state.h"
@@ -41,16 +42,21 @@ static struct scope_stack_table *table_of(struct scope_thread *t)
     return t->stacks;
 }
 
-/* The stack's number in the table, added (is_new) if it is not there. */
+/* The stack's number in the table, added (is_new) if it is not there;
+ * none (n = 0) when it is new and the full table's numbers are kept. */
 static void number_stack(struct scope_stack_table *s, struct scope_stack_capture *c)
 {
-    if (s->count == STACKS) {
+    if (s->count == STACKS && !c->keep_numbers) {
         memset(s->index, 0, sizeof(s->index));
         s->count = 0;
     }
     size_t bytes = c->n * sizeof(c->addrs[0]);
     for (uint64_t i = hash_stack(c->addrs, c->n);; i++) {
         uint16_t *slot = &s->index[i & (INDEX_SLOTS - 1)];
+        if (*slot == 0 && s->count == STACKS) {
+            c->n = 0;
+            return;
+        }
         if (*slot == 0) {
             struct stack_entry *e = &s->stacks[s->count];
             e->n = c->n;

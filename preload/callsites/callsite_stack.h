@@ -17,6 +17,9 @@ struct scope_stack_capture {
     struct scope_thread *thread;   /* in: the calling thread */
     const uint64_t *slot;          /* in: the new call's return-address slot */
     uint32_t depth;                /* in: frames wanted, 2 .. SCOPE_CALLSITE_MAX_DEPTH */
+    int keep_numbers;              /* in: a full table numbers no new stack (n is 0) */
+                                   /* rather than start again from 0 (profile mode: */
+                                   /* its paths keep the numbers, profile_table.h) */
     uint32_t n;                    /* out: frames found; 0: none (the caller alone) */
     uint64_t addrs[SCOPE_CALLSITE_MAX_DEPTH]; /* out: return addresses, the caller's first */
     uint32_t number;               /* out: the thread's number for them */

@@ -7,32 +7,39 @@
 
 struct profile_fixed {
     struct call_stats stats;
-    int64_t self_ns, pathless_calls, folded;
+    int64_t self_ns, pathless_calls, folded, has_sites;
     int64_t histogram[SCOPE_HISTOGRAM_BINS];
     uint64_t npaths;
 };
 
-/* A profile's path columns: the id column, then three int64 columns. */
+/* A profile's path columns: the id column, three int64 columns, then the
+ * sites' column when it has one. */
 static void *column(const struct scope_region_profile *p, int c)
 {
-    void *const columns[] = {p->path_ids, p->path_calls, p->path_total_ns, p->path_self_ns};
+    void *const columns[] = {p->path_ids, p->path_calls, p->path_total_ns, p->path_self_ns,
+                             p->path_sites};
     return columns[c];
 }
 
 static size_t column_bytes(int c, size_t n)
 {
-    return n * (c == 0 ? sizeof(int32_t) : sizeof(int64_t));
+    return n * (c == 0 || c == 4 ? sizeof(int32_t) : sizeof(int64_t));
+}
+
+static int columns_of(const struct scope_region_profile *p)
+{
+    return p->path_sites ? 5 : 4;
 }
 
 size_t scope_wire_profile_encode(char *buf, const struct scope_region_profile *p)
 {
     struct profile_fixed f = {.stats = p->stats, .self_ns = p->self_ns,
                               .pathless_calls = p->pathless_calls, .folded = p->folded,
-                              .npaths = p->npaths};
+                              .has_sites = p->path_sites != NULL, .npaths = p->npaths};
     memcpy(f.histogram, p->histogram, sizeof f.histogram);
     memcpy(buf, &f, sizeof f);
     size_t at = sizeof f;
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < columns_of(p); c++) {
         memcpy(buf + at, column(p, c), column_bytes(c, p->npaths));
         at += column_bytes(c, p->npaths);
     }
@@ -45,7 +52,8 @@ struct scope_region_profile *scope_wire_profile_decode(const char *buf, size_t l
     if (len < sizeof f)
         return NULL;
     memcpy(&f, buf, sizeof f);
-    if (f.npaths > (len - sizeof f) / (sizeof(int32_t) + 3 * sizeof(int64_t)))
+    if (f.npaths > (len - sizeof f) / ((f.has_sites ? 2 : 1) * sizeof(int32_t) +
+                                       3 * sizeof(int64_t)))
         return NULL;
     struct scope_region_profile *p = calloc(1, sizeof *p);
     if (!p)
@@ -59,12 +67,14 @@ struct scope_region_profile *scope_wire_profile_decode(const char *buf, size_t l
     p->path_calls = malloc(n * sizeof(int64_t));
     p->path_total_ns = malloc(n * sizeof(int64_t));
     p->path_self_ns = malloc(n * sizeof(int64_t));
-    if (!p->path_ids || !p->path_calls || !p->path_total_ns || !p->path_self_ns) {
+    p->path_sites = f.has_sites ? malloc(n * sizeof(int32_t)) : NULL;
+    if (!p->path_ids || !p->path_calls || !p->path_total_ns || !p->path_self_ns ||
+        (f.has_sites && !p->path_sites)) {
         scope_wire_profile_free(p);
         return NULL;
     }
     size_t at = sizeof f;
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < columns_of(p); c++) {
         memcpy(column(p, c), buf + at, column_bytes(c, f.npaths));
         at += column_bytes(c, f.npaths);
     }
@@ -79,6 +89,7 @@ void scope_wire_profile_free(struct scope_region_profile *p)
     free(p->path_calls);
     free(p->path_total_ns);
     free(p->path_self_ns);
+    free(p->path_sites);
     free(p);
 }
 

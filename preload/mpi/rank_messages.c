@@ -62,6 +62,7 @@ void scope_prepare_rank(const struct scope_merge_comms *c, struct scope_prepared
     if (rc != 0)
         snprintf(p->err, sizeof p->err, "out of memory encoding the calls");
     size_t nonempty = 0;
+    scope_rank_profile_name_sites(le->profile, file_ids);
     for (size_t r = 0; r < le->nregions; r++)
         nonempty += scope_event_groups_has_calls(le, r);
     struct scope_wire_rank rank = {scope_facts.pid, run_start, offset,

@@ -222,6 +222,13 @@ static void close_dead_frames(struct scope_thread *t, uint64_t *slot, uint64_t n
     }
 }
 
+/* Profile mode keys a call's path by its call site when its hook records
+ * them: the caller's return address, else 0. */
+static inline uint64_t site_caller(uint32_t hook, uint64_t return_address)
+{
+    return scope_hook_callsite_depth[hook] & SCOPE_HOOK_DEPTH_MASK ? return_address : 0;
+}
+
 /* Opens a frame. Marked busy while the frame is half written: a signal
  * handler that calls a hooked function in that window passes through
  * unrecorded instead of taking the same frame. */
@@ -241,7 +248,7 @@ static inline void push_frame(struct scope_thread *t, uint64_t *slot, uint32_t h
         f->path = scope_profile_mode
                       ? scope_profile_path_of(t->profile, f > t->sp_base ? (f - 1)->path
                                                                          : SCOPE_PROFILE_ROOT,
-                                              hook)
+                                              hook, site_caller(hook, f->return_address), stack)
                       : SCOPE_PROFILE_NO_PATH;
     }
     t->sp = f + 1;
@@ -297,6 +304,7 @@ static uint32_t number_stack(struct scope_thread *t, uint64_t *slot, uint32_t de
     c.thread = t;
     c.slot = slot;
     c.depth = depth;
+    c.keep_numbers = scope_profile_mode;
     t->busy = 1;
     size_t unhooked = (size_t)depth + SCOPE_CALLSITE_OWN_FRAMES;
     unhook_recent_frames(t, unhooked);
@@ -359,7 +367,7 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
     }
     uint32_t stack = 0;
     uint32_t depth = scope_hook_callsite_depth[hook] & SCOPE_HOOK_DEPTH_MASK;
-    if (depth > 1 && !scope_profile_mode) {
+    if (depth > 1) {
         stack = number_stack(t, slot, depth);
         now = now_raw();   /* the unwind is not the call's time */
     }
@@ -641,7 +649,8 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
     }
     /* a profile counts the call under its hooked caller's path; what it
      * carried is not aggregated */
-    f.path = scope_profile_path_of(t->profile, caller ? caller->path : SCOPE_PROFILE_ROOT, hook);
+    f.path = scope_profile_path_of(t->profile, caller ? caller->path : SCOPE_PROFILE_ROOT, hook,
+                                   site_caller(hook, return_address), 0);
     if (scope_recording)
         profile_call(t, &f, caller, end);
 }

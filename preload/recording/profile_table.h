@@ -7,9 +7,12 @@
  *     squared durations (all in raw clock ticks) and a histogram of
  *     floor(log2(duration in ns));
  *   - per call path (a chain of hooked callers, SCOPE_PROFILE_DEPTH deep at
- *     most, SCOPE_PROFILE_PATHS of them): its hook, its parent path, calls,
- *     total, self. A call whose path does not fit (too deep, or the table
- *     is full) counts in its hook's statistics only.
+ *     most, SCOPE_PROFILE_PATHS of them): its hook, its parent path, its
+ *     call site when the hook records one (the caller's return address and
+ *     the buffer's stack number, as a call-site record holds them:
+ *     record.h), calls, total, self. Calls of one hook from two call sites
+ *     are two paths. A call whose path does not fit (too deep, or the
+ *     table is full) counts in its hook's statistics only.
  * The update functions below run in the hot path (-mgeneral-regs-only):
  * integers only, no call, no allocation. */
 #ifndef SCOPE_PROFILE_TABLE_H
@@ -20,7 +23,7 @@
 
 #include "record.h"
 
-#define SCOPE_PROFILE_MAGIC "SCOPEPF1"
+#define SCOPE_PROFILE_MAGIC "SCOPEPF2"
 #define SCOPE_PROFILE_BINS 64
 #define SCOPE_PROFILE_PATHS 16384
 #define SCOPE_PROFILE_HASH (2 * SCOPE_PROFILE_PATHS)   /* a power of two */
@@ -37,7 +40,9 @@ struct scope_profile_region {
 };
 
 struct scope_profile_path {
-    uint32_t hook, parent, depth, pad;
+    uint32_t hook, parent, depth;
+    uint32_t stack;            /* call site: 0, or 1 + the buffer's stack number */
+    uint64_t caller;           /* call site: the caller's return address; 0: none */
     uint64_t calls, total, self;
 };
 
@@ -65,14 +70,16 @@ extern uint64_t scope_profile_ns_mult;  /* ns per tick, 32-bit fraction (histogr
 #pragma GCC visibility pop
 
 /* The path of a call of `hook` whose caller's path is `parent`
- * (SCOPE_PROFILE_ROOT: none), made when new. */
+ * (SCOPE_PROFILE_ROOT: none), from call site (caller, stack) ((0, 0): a
+ * hook without call sites), made when new. */
 static inline uint32_t scope_profile_path_of(struct scope_profile_table *p, uint32_t parent,
-                                             uint32_t hook)
+                                             uint32_t hook, uint64_t caller, uint32_t stack)
 {
     if (parent == SCOPE_PROFILE_NO_PATH ||
         (parent != SCOPE_PROFILE_ROOT && p->paths[parent].depth >= SCOPE_PROFILE_DEPTH))
         return SCOPE_PROFILE_NO_PATH;
-    uint32_t h = (parent * 0x9e3779b1u) ^ (hook * 0x85ebca77u);
+    uint32_t h = (parent * 0x9e3779b1u) ^ (hook * 0x85ebca77u) ^
+                 (((uint32_t)caller ^ stack) * 0xc2b2ae35u);   /* 0 without a call site */
     for (uint32_t i = 0; i < SCOPE_PROFILE_HASH; i++) {
         uint32_t *slot = &p->index[(h + i) & (SCOPE_PROFILE_HASH - 1)];
         if (*slot == 0) {
@@ -82,13 +89,15 @@ static inline uint32_t scope_profile_path_of(struct scope_profile_table *p, uint
             struct scope_profile_path *e = &p->paths[n];
             e->hook = hook;
             e->parent = parent;
+            e->stack = stack;
+            e->caller = caller;
             e->depth = parent == SCOPE_PROFILE_ROOT ? 1 : p->paths[parent].depth + 1;
             p->header.npaths = n + 1;
             *slot = (uint32_t)n + 1;
             return (uint32_t)n;
         }
         struct scope_profile_path *e = &p->paths[*slot - 1];
-        if (e->parent == parent && e->hook == hook)
+        if (e->parent == parent && e->hook == hook && e->caller == caller && e->stack == stack)
             return *slot - 1;
     }
     return SCOPE_PROFILE_NO_PATH;

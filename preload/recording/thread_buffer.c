@@ -356,19 +356,31 @@ int scope_buffers_threads(struct scope_thread_records **threads, size_t *count)
     return t ? 0 : -1;
 }
 
-int scope_buffers_profiles(struct scope_profile_table ***tables, size_t *count)
+int scope_buffers_profiles(struct scope_profile_table ***tables,
+                           struct scope_thread_records **records, size_t *count)
 {
+    scope_spill_writer_drain();
     pthread_mutex_lock(&registry_lock);
     size_t n = 0;
     for (struct scope_thread_buffer *b = registry; b; b = b->next)
         n++;
     struct scope_profile_table **t = malloc((n + 1) * sizeof(*t));
+    struct scope_thread_records *r = malloc((n + 1) * sizeof(*r));
     n = 0;
-    for (struct scope_thread_buffer *b = registry; t && b; b = b->next)
-        if (b->profile)
+    for (struct scope_thread_buffer *b = registry; t && r && b; b = b->next)
+        if (b->profile) {
+            r[n] = scope_thread_records_of(b->header, records_per_buffer, b->header->spill_path);
             t[n++] = b->profile;
+        }
     pthread_mutex_unlock(&registry_lock);
+    if (!t || !r) {
+        free(t);
+        free(r);
+        t = NULL;
+        r = NULL;
+    }
     *tables = t;
+    *records = r;
     *count = n;
     return t ? 0 : -1;
 }

@@ -32,10 +32,12 @@ void scope_thread_release(void *thread);
  * of memory. */
 int scope_buffers_threads(struct scope_thread_records **threads, size_t *count);
 
-/* Profile mode: every buffer's profile table (profile_table.h). The
- * caller frees *tables; -1 when out of memory. */
+/* Profile mode: every buffer's profile table (profile_table.h), and in
+ * (*records)[i] the records of table i's buffer (the stacks its paths'
+ * call sites name). The caller frees both arrays; -1 when out of memory. */
 struct scope_profile_table;
-int scope_buffers_profiles(struct scope_profile_table ***tables, size_t *count);
+int scope_buffers_profiles(struct scope_profile_table ***tables,
+                           struct scope_thread_records **records, size_t *count);
 
 /* Removes every segment and spill file of this process, the meta segment
  * included (after a write). */

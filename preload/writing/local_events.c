@@ -5,6 +5,7 @@
 #include "fold.h"
 #include "log.h"
 #include "profile_rank.h"
+#include "profile_sites.h"
 #include "region_clones.h"
 #include "runtime.h"
 #include "thread_buffer.h"
@@ -12,19 +13,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Profile mode or folding: every thread's table added up into g->profile. */
+/* Profile mode or folding: every thread's table added up into g->profile,
+ * the call sites of its paths into `sites`. */
 static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region,
-                       const struct scope_clock_map *map, char *err, size_t errlen)
+                       const struct scope_clock_map *map, struct scope_site_table *sites,
+                       char *err, size_t errlen)
 {
     struct scope_profile_table **tables = NULL;
+    struct scope_thread_records *records = NULL;
+    int32_t **path_sites = NULL;
     size_t ntables = 0;
     g->profile = malloc(sizeof(*g->profile));
-    if (!g->profile || scope_buffers_profiles(&tables, &ntables) != 0) {
+    if (!g->profile || scope_buffers_profiles(&tables, &records, &ntables) != 0) {
+        free(g->profile);
+        g->profile = NULL;
         snprintf(err, errlen, "out of memory reading the profile");
         return -1;
     }
-    int rc = scope_rank_profile_build(g->profile, tables, ntables, hook_region, scope_rt.nhooks,
-                                      scope_rt.nregions, map, !scope_profile_mode, err, errlen);
+    int rc = scope_profile_sites_read(tables, records, ntables, map, sites, &path_sites, err,
+                                      errlen);
+    if (rc == 0)
+        rc = scope_rank_profile_build(g->profile, tables, path_sites, ntables, hook_region,
+                                      scope_rt.nhooks, scope_rt.nregions, map,
+                                      !scope_profile_mode, err, errlen);
+    scope_profile_sites_free(path_sites, ntables);
+    free(records);
     uint64_t passed = scope_trace_limit_passed_at();
     if (rc == 0 && passed)
         g->profile->trace_limit_passed_ns = scope_clock_map_apply(map, passed);
@@ -76,7 +89,7 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
                                       SCOPE_MERGE_WINDOW, self_calls_in_memory(), err, errlen);
     scope_record_reader_close(&in);
     if (rc == 0 && scope_profile_tables)   /* profile mode, or folding */
-        rc = add_profile(g, hook_region, &map, err, errlen);
+        rc = add_profile(g, hook_region, &map, sites, err, errlen);
     if (rc == 0) {
         g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,
                                                scope_rt.nregions);

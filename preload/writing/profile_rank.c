@@ -18,6 +18,7 @@ struct region_sum {
 struct rank_path {
     int32_t parent;
     uint32_t region;
+    int32_t site;         /* in the process's site table, -1: none */
     uint64_t calls, total, self;
 };
 
@@ -58,27 +59,31 @@ static void add_region(struct region_sum *s, const struct scope_profile_region *
         s->histogram[i] += r->histogram[i];
 }
 
-/* The rank's path (parent, region), made when new; -1 when out of memory. */
-static int64_t rank_path(struct builder *b, int32_t parent, uint32_t region)
+/* The rank's path (parent, region, site), made when new; -1 when out of
+ * memory. */
+static int64_t rank_path(struct builder *b, int32_t parent, uint32_t region, int32_t site)
 {
-    uint64_t h = ((uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15u) ^ (region * 0xc2b2ae35u);
+    uint64_t h = ((uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15u) ^ (region * 0xc2b2ae35u) ^
+                 ((uint64_t)(uint32_t)(site + 1) * 0x27d4eb2f165667c5u);
     for (size_t i = 0;; i++) {
         uint32_t *slot = &b->index[(h + i) & (b->nindex - 1)];
         if (*slot == 0) {
             if (scope_grow_array((void **)&b->paths, &b->cap, b->npaths + 1, sizeof(*b->paths)))
                 return -1;
-            b->paths[b->npaths] = (struct rank_path){.parent = parent, .region = region};
+            b->paths[b->npaths] =
+                (struct rank_path){.parent = parent, .region = region, .site = site};
             *slot = (uint32_t)++b->npaths;
             return (int64_t)b->npaths - 1;
         }
         const struct rank_path *p = &b->paths[*slot - 1];
-        if (p->parent == parent && p->region == region)
+        if (p->parent == parent && p->region == region && p->site == site)
             return *slot - 1;
     }
 }
 
-/* Adds table t's paths to the rank's; t's paths come after their parents. */
-static int add_paths(struct builder *b, const struct scope_profile_table *t,
+/* Adds table t's paths, of sites `sites` (NULL: none), to the rank's;
+ * t's paths come after their parents. */
+static int add_paths(struct builder *b, const struct scope_profile_table *t, const int32_t *sites,
                      const uint32_t *hook_region, size_t nhooks, int32_t *map)
 {
     for (size_t i = 0; i < t->header.npaths && i < SCOPE_PROFILE_PATHS; i++) {
@@ -87,7 +92,7 @@ static int add_paths(struct builder *b, const struct scope_profile_table *t,
         map[i] = -1;
         if (e->hook >= nhooks || (e->parent != SCOPE_PROFILE_ROOT && parent < 0))
             continue;   /* damaged: its calls count in their region only */
-        int64_t id = rank_path(b, parent, hook_region[e->hook]);
+        int64_t id = rank_path(b, parent, hook_region[e->hook], sites ? sites[i] : -1);
         if (id < 0)
             return -1;
         map[i] = (int32_t)id;
@@ -130,7 +135,9 @@ static int region_paths(struct scope_rank_profile *p, const struct builder *b,
         rp->path_calls = malloc(n * sizeof(int64_t));
         rp->path_total_ns = malloc(n * sizeof(int64_t));
         rp->path_self_ns = malloc(n * sizeof(int64_t));
-        if (!rp->path_ids || !rp->path_calls || !rp->path_total_ns || !rp->path_self_ns)
+        rp->path_sites = malloc(n * sizeof(int32_t));
+        if (!rp->path_ids || !rp->path_calls || !rp->path_total_ns || !rp->path_self_ns ||
+            !rp->path_sites)
             return -1;
         rp->pathless_calls = rp->stats.calls;
         rp->npaths = 0;
@@ -142,6 +149,7 @@ static int region_paths(struct scope_rank_profile *p, const struct builder *b,
         rp->path_calls[rp->npaths] = (int64_t)e->calls;
         rp->path_total_ns[rp->npaths] = ticks_ns(m, e->total);
         rp->path_self_ns[rp->npaths] = ticks_ns(m, e->self);
+        rp->path_sites[rp->npaths] = e->site;
         rp->pathless_calls -= (int64_t)e->calls;
         rp->npaths++;
         p->parents[i] = e->parent;
@@ -150,7 +158,8 @@ static int region_paths(struct scope_rank_profile *p, const struct builder *b,
 }
 
 int scope_rank_profile_build(struct scope_rank_profile *p,
-                             struct scope_profile_table *const *tables, size_t ntables,
+                             struct scope_profile_table *const *tables,
+                             int32_t *const *path_sites, size_t ntables,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
                              const struct scope_clock_map *map, int folded, char *err,
                              size_t errlen)
@@ -170,7 +179,8 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
     for (size_t t = 0; rc == 0 && t < ntables; t++) {
         for (size_t h = 0; h < nhooks; h++)
             add_region(&sums[hook_region[h]], &tables[t]->regions[h]);
-        rc = add_paths(&b, tables[t], hook_region, nhooks, map_paths);
+        rc = add_paths(&b, tables[t], path_sites ? path_sites[t] : NULL, hook_region, nhooks,
+                       map_paths);
     }
     for (size_t r = 0; rc == 0 && r < nregions; r++) {
         p->regions[r].stats = region_stats(&sums[r], map);
@@ -210,8 +220,26 @@ void scope_rank_profile_free(struct scope_rank_profile *p)
         free(p->regions[r].path_calls);
         free(p->regions[r].path_total_ns);
         free(p->regions[r].path_self_ns);
+        free(p->regions[r].path_sites);
     }
     free(p->regions);
     free(p->parents);
     *p = (struct scope_rank_profile){0};
+}
+
+void scope_rank_profile_name_sites(struct scope_rank_profile *p, const int32_t *site_ids)
+{
+    for (size_t r = 0; p && r < p->nregions; r++) {
+        struct scope_region_profile *rp = &p->regions[r];
+        int any = 0;
+        for (size_t i = 0; rp->path_sites && i < rp->npaths; i++) {
+            int32_t s = rp->path_sites[i];
+            rp->path_sites[i] = s >= 0 && site_ids ? site_ids[s] : -1;
+            any |= rp->path_sites[i] >= 0;
+        }
+        if (!any) {   /* the writer stores no path_sites for the region */
+            free(rp->path_sites);
+            rp->path_sites = NULL;
+        }
+    }
 }

@@ -23,17 +23,27 @@ struct scope_rank_profile {
     int64_t trace_limit_passed_ns;          /* set by the caller (fold.h); 0: not */
 };
 
-/* hook_region[h]: hook h's region (< nregions); map: raw ticks to ns on
- * rank 0's clock; folded: the tables of trace mode's folding (fold.h),
- * whose statistics are of the calls not recorded and whose self times are
- * of all calls; the rank then has no call paths (parents NULL). 0, or -1
- * with err (out of memory). */
+/* hook_region[h]: hook h's region (< nregions); path_sites[t][i]: the
+ * site (in the process's site table) of table t's path i, -1 none
+ * (profile_sites.h; path_sites or path_sites[t] NULL: none); map: raw
+ * ticks to ns on rank 0's clock; folded: the tables of trace mode's folding
+ * (fold.h), whose statistics are of the calls not recorded and whose self
+ * times are of all calls; the rank then has no call paths (parents NULL).
+ * A rank's path is (parent, region, site). 0, or -1 with err (out of
+ * memory). */
 int scope_rank_profile_build(struct scope_rank_profile *p,
-                             struct scope_profile_table *const *tables, size_t ntables,
+                             struct scope_profile_table *const *tables,
+                             int32_t *const *path_sites, size_t ntables,
                              const uint32_t *hook_region, size_t nhooks, size_t nregions,
                              const struct scope_clock_map *map, int folded, char *err,
                              size_t errlen);
 void scope_rank_profile_free(struct scope_rank_profile *p);
+
+/* The paths' sites, sites of the process's site table until then, as the
+ * file's ids: site_ids[s] for site s (site_ids NULL: the sites are left
+ * out, none has one). Once, before the rank is written or sent; p may be
+ * NULL (trace mode). */
+void scope_rank_profile_name_sites(struct scope_rank_profile *p, const int32_t *site_ids);
 
 /* Region r's profile, NULL when p is NULL (trace mode). */
 static inline const struct scope_region_profile *

@@ -99,7 +99,7 @@ static void start_thread(struct scope_record_reader *r)
     r->items_left = 0;
     r->values_left = 0;
     end_comm_definition(r);
-    for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
+    for (size_t i = 0; t && i < SCOPE_THREAD_STACKS; i++)   /* the last one's stay */
         r->stack_sites[i] = -1;
 }
 
@@ -107,20 +107,25 @@ void scope_record_reader_init(struct scope_record_reader *r, const struct scope_
                               size_t n, const struct scope_clock_map *map)
 {
     *r = (struct scope_record_reader){.threads = t, .nthreads = n, .map = map, .spill_fd = -1};
+    for (size_t i = 0; i < SCOPE_THREAD_STACKS; i++)
+        r->stack_sites[i] = -1;
     start_thread(r);
 }
 
-/* The reader's site of a call-site record: the thread's stack it names, or
- * else the caller alone; -1 without sites or memory. */
-static int32_t callsite_of(struct scope_record_reader *r, const struct scope_record *rec)
+int32_t scope_record_reader_site(struct scope_record_reader *r, uint64_t caller, uint64_t stack)
 {
     if (!r->sites)
         return -1;
-    uint64_t caller = rec->start_word & SCOPE_TIME_MASK;
-    uint64_t stack = rec->end_word & SCOPE_TIME_MASK;
     if (stack > 0 && stack <= SCOPE_THREAD_STACKS && r->stack_sites[stack - 1] >= 0)
         return r->stack_sites[stack - 1];
     return scope_site_table_intern(r->sites, &caller, 1);
+}
+
+/* The reader's site of a call-site record. */
+static int32_t callsite_of(struct scope_record_reader *r, const struct scope_record *rec)
+{
+    return scope_record_reader_site(r, rec->start_word & SCOPE_TIME_MASK,
+                                    rec->end_word & SCOPE_TIME_MASK);
 }
 
 /* One payload record of the stack definition being read; at its end the

@@ -95,4 +95,10 @@ long scope_record_reader_next(struct scope_record_reader *r, struct scope_event 
                               char *err, size_t errlen);
 void scope_record_reader_close(struct scope_record_reader *r);
 
+/* The site in r->sites of a call site as a call-site record holds it
+ * (record.h: the caller's return address, 0 or 1 + a stack number of the
+ * buffer being read; once the reader is done, of the last buffer it read):
+ * the stack it names, else the caller alone; -1 without sites or memory. */
+int32_t scope_record_reader_site(struct scope_record_reader *r, uint64_t caller, uint64_t stack);
+
 #endif

@@ -3,6 +3,7 @@
 #include "write_rank.h"
 
 #include "encode_threads.h"
+#include "profile_rank.h"
 
 #include <stdlib.h>
 
@@ -67,6 +68,7 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
     struct placing placing = {api, w};
     int ready = region_encoder_init(&enc) == 0;
     region_encoder_use_helpers(&enc, scope_encode_threads());
+    scope_rank_profile_name_sites(g->profile, callsite_map);
     if (!chunk || !ready || api->begin_rank(w, rank) != 0)
         goto fail;
     for (size_t r = 0; r < g->nregions; r++) {

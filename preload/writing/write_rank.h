@@ -15,7 +15,8 @@ typedef struct scope_region_info (*scope_region_info_fn)(const struct scope_even
                                                          size_t r, const void *ctx);
 
 /* callsite_map: the id in the file of each of the process's call sites
- * (its events' callsite), NULL when it has none. */
+ * (its events' callsite and its profile's path sites, named here), NULL
+ * when it has none. */
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *rank, struct scope_event_groups *g,
                      const int32_t *callsite_map, scope_region_info_fn region_info,

@@ -4,10 +4,19 @@
 # the pattern) or 4 (set for the whole config): the file attributes every
 # call to its caller, file and line, with the same ids on both ranks, and
 # `scope callsites` says the same. With "recover", the job aborts and the
-# file `scope recover` writes must say all of it as well.
-# usage: callsites.sh 1|4 [recover]   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
+# file `scope recover` writes must say all of it as well. With "profile"
+# (or "profile-recover") the run is in profile mode: each caller's calls
+# are paths of their own, whose path_sites name the caller and line,
+# `scope callsites` gives the calls per site that a trace run of the same
+# program gives, and `scope tree` shows each path's call site.
+# usage: callsites.sh 1|4 [recover|profile|profile-recover]
+#        (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
 set -euo pipefail
 depth=$1 mode=${2:-finalize}
+profile=
+case $mode in profile*) profile=1 mode=${mode#profile} mode=${mode#-} mode=${mode:-finalize} ;; esac
+run_mode=(--mode trace)
+[ -z "$profile" ] || run_mode=(--mode profile)
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-callsites-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -19,7 +28,8 @@ else
     printf '[callsites]\ndepth = %s\n[functions]\nmeasured\n' "$depth" >scope.conf
 fi
 if [ "$mode" = recover ]; then
-    ! $MPIRUN -n 2 "$SCOPE_CLI" run -c scope.conf -- "$PROGRAM" abort >out.txt 2>err.txt ||
+    ! $MPIRUN -n 2 "$SCOPE_CLI" run "${run_mode[@]}" -c scope.conf -- "$PROGRAM" abort \
+        >out.txt 2>err.txt ||
         fail "the job did not abort"
     pid0=$(awk '$1 == "pid" {print $2}' callsites.txt)
     [ -n "$pid0" ] || fail "no pid of rank 0 in callsites.txt"
@@ -33,14 +43,18 @@ if [ "$mode" = recover ]; then
     [ -f profiling_data.h5 ] || fail "scope recover failed"
     ! grep -q "call sites are left out" err.txt || fail "call sites not recovered"
 else
-    $MPIRUN -n 2 "$SCOPE_CLI" run -c scope.conf -- "$PROGRAM" >out.txt 2>err.txt || fail "run failed"
-    grep -q "^scope: wrote profiling_data.h5 (12 calls, 2 ranks)" err.txt || fail "not written"
+    $MPIRUN -n 2 "$SCOPE_CLI" run "${run_mode[@]}" -c scope.conf -- "$PROGRAM" >out.txt 2>err.txt ||
+        fail "run failed"
+    wrote="12 calls, 2 ranks"
+    [ -z "$profile" ] || wrote="a profile, 2 ranks"
+    grep -q "^scope: wrote profiling_data.h5 ($wrote)" err.txt || fail "not written"
     [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "scope said more than one line"
 fi
 
-"$PYTHON" - "$depth" "$(basename "$PROGRAM")" callsites.txt <<'PY' || fail "wrong call sites in the file"
+check="wrong call sites in the file"
+"$PYTHON" - "$depth" "$(basename "$PROGRAM")" callsites.txt "$profile" <<'PY' || fail "$check"
 import sys, h5py
-depth, program = int(sys.argv[1]), sys.argv[2]
+depth, program, profile = int(sys.argv[1]), sys.argv[2], sys.argv[4] == "1"
 lines = {w[1]: int(w[2]) for w in (l.split() for l in open(sys.argv[3])) if w and w[0] == "line"}
 want = {"caller_a": 1, "caller_b": 2, "caller_c": 3}
 with h5py.File("profiling_data.h5") as f:
@@ -51,7 +65,14 @@ with h5py.File("profiling_data.h5") as f:
         return v.decode() if isinstance(v, bytes) else v
     per_rank = []
     for r in range(2):
-        ids = f[f"rank{r}/regions/measured/callsite_ids"][:]
+        region = f[f"rank{r}/regions/measured"]
+        if profile:   # each path's calls at its site
+            assert len(region["start_times"]) == 0, "a profile with calls"
+            calls = region["path_calls"][:]
+            ids = [i for i, n in zip(region["path_sites"][:], calls) for _ in range(n)]
+            assert sum(calls) == int(region.attrs["calls"]) == 6, f"rank {r}: paths {calls}"
+        else:
+            ids = region["callsite_ids"][:]
         assert len(ids) == 6, f"rank {r}: {len(ids)} call sites for 6 calls"
         counts = {}
         for i in ids:
@@ -77,3 +98,28 @@ for caller in a b c; do
     grep -q "caller_$caller (.*callsites.c:$line)" cs.csv || fail "caller_$caller:$line missing"
 done
 echo "ok: scope callsites lists the three callers with their lines"
+
+[ -n "$profile" ] || exit 0
+# the same program traced: the same calls at the same sites
+$MPIRUN -n 2 "$SCOPE_CLI" run --mode trace -c scope.conf -o trace.h5 -- "$PROGRAM" >out.txt \
+    2>err.txt || fail "trace run failed"
+"$SCOPE_CLI" callsites trace.h5 --format csv >trace.csv 2>err.txt || fail "scope callsites (trace)"
+"$PYTHON" - cs.csv trace.csv <<'PY' || fail "the profile's call sites differ from the trace's"
+import csv, sys
+def calls(path):
+    rows = list(csv.DictReader(open(path)))
+    return {(r["region"], r["callsite"], r.get("called_from")): int(r["calls"]) for r in rows}
+profile, trace = calls(sys.argv[1]), calls(sys.argv[2])
+assert profile == trace, f"profile {profile}\ntrace {trace}"
+assert sum(n for (region, _, _), n in profile.items() if region == "measured") == 12, profile
+print("ok: scope callsites gives the profile's calls per site as the trace's")
+PY
+"$SCOPE_CLI" tree profiling_data.h5 --rank 1 --format csv >tree.csv 2>err.txt || fail "scope tree"
+for caller in a b c; do
+    line=$(awk -v c="caller_$caller" '$2 == c {print $3}' callsites.txt)
+    want=$(( $(printf 'a\nb\nc\n' | grep -n "$caller" | cut -d: -f1) ))   # a 1, b 2, c 3 calls
+    got=$(awk -F, -v c="caller_$caller" -v l=":$line)" \
+        '$1 == "measured" && index($7, c " (") == 1 && index($7, l) {n += $2} END {print n + 0}' tree.csv)
+    [ "$got" = "$want" ] || fail "scope tree: $got calls of measured from caller_$caller:$line, want $want"
+done
+echo "ok: scope tree shows each path's call site"

@@ -184,7 +184,9 @@ const cli_command cmd_callsites = {
         "-1, '(none)', gathers the calls recorded without a call site. A run that\n"
         "recorded MPI payload adds mpiP's message sizes: min_bytes, mean_bytes,\n"
         "max_bytes and total_bytes of the calls at each site ('-' for a region\n"
-        "without payload).",
+        "without payload). Of a profile (mode = profile), the calls and times of\n"
+        "its call paths, each path of a function with call sites having its own;\n"
+        "calls on no path (deeper than 32 hooked callers) are not counted.",
     .example = "scope callsites profiling_data.h5 --include MPI_Allreduce --ranks 0-3",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP,
     .run = run,

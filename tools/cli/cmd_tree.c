@@ -1,6 +1,7 @@
 /* scope tree: one rank's call stack, indented by depth (the seed's
  * call_stack()), with each call's self time; of a profile, the rank's call
- * paths, with what their calls add up to. */
+ * paths, with what their calls add up to and their call sites. */
+#include "callsite_text.h"
 #include "cli.h"
 #include "selection.h"
 
@@ -38,15 +39,20 @@ static void fill(table *t, const scope_call *calls, size_t n, const scope_childr
     }
 }
 
-/* A profile's call paths, depth first, each indented under its caller. */
-static void fill_paths(table *t, const scope_flame_node *nodes, size_t n)
+/* A profile's call paths, depth first, each indented under its caller,
+ * with the call site of those that have one when the file has them. */
+static void fill_paths(table *t, const scope_file *f, const scope_flame_node *nodes, size_t n)
 {
+    bool sites = scope_has_callsites(f);
+    char text[4096];
     table_column(t, "path", COL_TEXT);
     table_column(t, "calls", COL_INT);
     table_column(t, "total", COL_DURATION);
     table_column(t, "self", COL_DURATION);
     table_column(t, "mean", COL_DURATION);
     table_column(t, "depth", COL_INT);
+    if (sites)
+        table_column(t, "callsite", COL_TEXT);
     for (size_t i = 0; i < n; i++) {
         table_text_indent(t, nodes[i].name, nodes[i].depth);
         table_int(t, (int64_t)nodes[i].calls);
@@ -54,6 +60,8 @@ static void fill_paths(table *t, const scope_flame_node *nodes, size_t n)
         table_num(t, (double)nodes[i].self_ns / 1e9);
         table_num(t, nodes[i].calls ? (double)nodes[i].total_ns / 1e9 / (double)nodes[i].calls : 0);
         table_int(t, nodes[i].depth);
+        if (sites)
+            table_text(t, callsite_text(f, nodes[i].callsite, 0, 1, "", text, sizeof text));
     }
 }
 
@@ -61,10 +69,10 @@ static int run_paths(scope_file *f, const scope_filter *flt, int rank, report *o
                      scope_error *err)
 {
     size_t n = 0;
-    scope_flame_node *nodes = scope_flame_tree(f, flt, rank, &n, err);
+    scope_flame_node *nodes = scope_flame_tree_ex(f, flt, rank, SCOPE_FLAME_PATH_SITES, &n, err);
     if (!nodes)
         return -1;
-    fill_paths(report_table(out, "paths", false), nodes, n);
+    fill_paths(report_table(out, "paths", false), f, nodes, n);
     free(nodes);
     return 0;
 }
@@ -100,7 +108,9 @@ const cli_command cmd_tree = {
         "per thread when the file has thread ids). --include/--exclude hide regions\n"
         "without changing the nesting of the others. Of a profile (mode = profile),\n"
         "the rank's call paths instead: each chain of hooked callers once, indented\n"
-        "under its caller's path, with its calls, total, self and mean time.",
+        "under its caller's path, with its calls, total, self and mean time, and\n"
+        "its call site (the caller, as scope callsites names it) when its function\n"
+        "records call sites: the calls from two sites are two paths.",
     .example = "scope tree profiling_data.h5 --rank 0 --top 8",
     .options = OPT_REGIONS | OPT_TIME | OPT_TOP | OPT_RANK,
     .run = run,

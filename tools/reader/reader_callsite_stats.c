@@ -1,7 +1,8 @@
 /* scope_callsites(): per region, its calls grouped by call site over the
  * filter's ranks: count, total, mean, share of the region, the ranks
  * that spent the most time at each site, and the bytes of its calls when
- * the region carries MPI payload (min, mean, max, total). One region at a time: a slot per
+ * the region carries MPI payload (min, mean, max, total); of a profile,
+ * from the call sites of its stored paths. One region at a time: a slot per
  * site the region uses (found through a table indexed by site), per-rank
  * totals summed into the slots rank by rank. */
 #include "grow_array.h"
@@ -71,24 +72,79 @@ static void add_bytes(site_acc *a, int64_t bytes)
     a->has_bytes = true;
 }
 
+/* `calls` calls at `site` taking ns in all, of the rank being read; NULL
+ * when out of memory. */
+static site_acc *add_calls(region_sites *rs, long site, size_t calls, int64_t ns)
+{
+    site_acc *a = slot(rs, site);
+    if (a) {
+        a->calls += calls;
+        a->rank_calls += calls;
+        a->rank_ns += ns;
+    }
+    return a;
+}
+
+static void ranks_done(region_sites *rs, int rank)
+{
+    for (size_t k = 0; k < rs->n; k++)
+        if (rs->acc[k].rank_calls > 0)
+            rank_done(&rs->acc[k], rank);
+}
+
 /* Adds one rank's calls of a region (with their payload, or NULL). */
 static int add_rank(region_sites *rs, const scope_series *p, const scope_payload *payload,
                     int rank, scope_error *err)
 {
     for (size_t i = 0; i < p->count; i++) {
-        site_acc *a = slot(rs, p->callsite_ids[i]);
+        site_acc *a = add_calls(rs, p->callsite_ids[i], 1, p->end_ns[i] - p->start_ns[i]);
         if (!a)
             return reader_fail(err, "out of memory");
-        a->calls++;
-        a->rank_calls++;
-        a->rank_ns += p->end_ns[i] - p->start_ns[i];
         if (payload)
             add_bytes(a, payload->bytes[i]);
     }
-    for (size_t k = 0; k < rs->n; k++)
-        if (rs->acc[k].rank_calls > 0)
-            rank_done(&rs->acc[k], rank);
+    ranks_done(rs, rank);
     return 0;
+}
+
+/* A profile's rank: the calls of region r's paths, at their sites, when
+ * some path of r has one (calls on no path are not counted: their call
+ * sites are unknown). */
+static int add_profile_rank(region_sites *rs, const profile_path *paths, size_t n, size_t r,
+                            int rank, scope_error *err)
+{
+    bool any = false;
+    for (size_t i = 0; !any && i < n; i++)
+        any = paths[i].region == r && paths[i].callsite >= 0;
+    for (size_t i = 0; any && i < n; i++)
+        if (paths[i].region == r &&
+            !add_calls(rs, paths[i].callsite, (size_t)paths[i].calls, paths[i].total_ns))
+            return reader_fail(err, "out of memory");
+    ranks_done(rs, rank);
+    return 0;
+}
+
+/* A profile's paths of every rank rank_keep selects (the others: none);
+ * the caller frees them with free_rank_paths. */
+static int read_rank_paths(const scope_file *f, const bool *rank_keep, profile_path ***paths,
+                           size_t **n, scope_error *err)
+{
+    *paths = calloc(f->n_ranks + 1, sizeof **paths);
+    *n = calloc(f->n_ranks + 1, sizeof **n);
+    if (!*paths || !*n)
+        return reader_fail(err, "out of memory");
+    for (size_t ri = 0; ri < f->n_ranks; ri++)
+        if (rank_keep[ri] && reader_profile_paths(f, ri, &(*paths)[ri], &(*n)[ri], err) != 0)
+            return -1;
+    return 0;
+}
+
+static void free_rank_paths(const scope_file *f, profile_path **paths, size_t *n)
+{
+    for (size_t ri = 0; paths && ri < f->n_ranks; ri++)
+        free(paths[ri]);
+    free(paths);
+    free(n);
 }
 
 static int by_total(const void *a, const void *b)
@@ -147,12 +203,18 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
     const bool *keep = sel.keep, *rank_keep = sel.rank_keep;
     for (size_t i = 0; rc == 0 && i <= f->n_sites; i++)
         rs.slot_of[i] = -1;
-    if (rc == 0)
+    profile_path **paths = NULL;   /* a profile's, per rank */
+    size_t *npaths = NULL;
+    if (rc == 0 && f->is_profile)
+        rc = read_rank_paths(f, rank_keep, &paths, &npaths, err);
+    else if (rc == 0)
         rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     for (size_t r = 0; rc == 0 && r < nr; r++) {
         for (size_t ri = 0; keep[r] && rc == 0 && ri < np; ri++) {
             const series *s = rank_keep[ri] ? reader_series(f, r, ri) : NULL;
-            if (!s || !s->has_callsites)
+            if (s && paths)
+                rc = add_profile_rank(&rs, paths[ri], npaths[ri], r, f->ranks[ri], err);
+            if (!s || paths || !s->has_callsites)
                 continue;
             rc = reader_load_series(f, s, err);
             if (rc == 0)
@@ -161,6 +223,7 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
         if (rc == 0)
             rc = emit(&rs, r, &out, &n, &cap, err);
     }
+    free_rank_paths(f, paths, npaths);
     free(rs.slot_of);
     free(rs.acc);
     reader_selection_free(&sel);

@@ -1,7 +1,8 @@
 /* The flame tree: a rank's call stack (or several ranks') merged by call
  * path, what flame graphs and folded stacks are drawn from; in a profile,
  * the call paths it stores. Paths are found
- * with a hash table keyed by (parent node, region or call-site frame), then
+ * with a hash table keyed by (parent node, region or call-site frame, and
+ * with SCOPE_FLAME_PATH_SITES the call's site), then
  * the nodes are put in depth-first order. With SCOPE_FLAME_CALLSITES, each
  * outermost kept call hangs under its recorded stack, outermost frame
  * first. */
@@ -15,6 +16,7 @@ typedef struct flame_ctx {
     const scope_file *f;
     const bool *keep;
     bool callsites;   /* SCOPE_FLAME_CALLSITES */
+    bool path_sites;  /* SCOPE_FLAME_PATH_SITES */
     scope_flame_node *nodes;
     size_t n, cap;
     long *slots;      /* hash table of node indices, -1 = empty */
@@ -23,11 +25,11 @@ typedef struct flame_ctx {
     bool failed;
 } flame_ctx;
 
-/* What a node stands for besides its parent: a region (frame NULL) or a
- * call-site frame. */
-static uint64_t node_key(size_t region, const scope_frame *frame)
+/* What a node stands for besides its parent: a region (frame NULL) from
+ * a call site (-1: any) or a call-site frame. */
+static uint64_t node_key(size_t region, const scope_frame *frame, long site)
 {
-    return frame ? (uint64_t)(uintptr_t)frame : (uint64_t)region;
+    return frame ? (uint64_t)(uintptr_t)frame : (uint64_t)region ^ (uint64_t)(site + 1) << 32;
 }
 
 static size_t slot_hash(long parent, uint64_t key, size_t n_slots)
@@ -46,7 +48,7 @@ static bool grow_slots(flame_ctx *fc)
     memset(slots, 0xff, n_slots * sizeof *slots);
     for (size_t i = 0; i < fc->n; i++) {
         const scope_flame_node *nd = &fc->nodes[i];
-        size_t s = slot_hash(nd->parent, node_key(nd->region, nd->frame), n_slots);
+        size_t s = slot_hash(nd->parent, node_key(nd->region, nd->frame, nd->callsite), n_slots);
         while (slots[s] >= 0)
             s = (s + 1) & (n_slots - 1);
         slots[s] = (long)i;
@@ -57,17 +59,21 @@ static bool grow_slots(flame_ctx *fc)
     return true;
 }
 
-/* The node of (parent, region) or, with a frame, of (parent, frame), which
- * is new with the region of the call it leads to; -1 when out of memory. */
-static long find_or_add(flame_ctx *fc, long parent, size_t region, const scope_frame *frame)
+/* The node of (parent, region, site) or, with a frame, of (parent,
+ * frame), which is new with the region of the call it leads to; -1 when
+ * out of memory. */
+static long find_or_add(flame_ctx *fc, long parent, size_t region, const scope_frame *frame,
+                        long site)
 {
     if (2 * (fc->n + 1) > fc->n_slots && !grow_slots(fc))
         return -1;
-    uint64_t key = node_key(region, frame);
+    site = fc->path_sites && !frame ? site : -1;
+    uint64_t key = node_key(region, frame, site);
     size_t s = slot_hash(parent, key, fc->n_slots);
     for (; fc->slots[s] >= 0; s = (s + 1) & (fc->n_slots - 1)) {
         const scope_flame_node *nd = &fc->nodes[fc->slots[s]];
-        if (nd->parent == parent && node_key(nd->region, nd->frame) == key && !nd->frame == !frame)
+        if (nd->parent == parent && node_key(nd->region, nd->frame, nd->callsite) == key &&
+            !nd->frame == !frame && nd->callsite == site)
             return fc->slots[s];
     }
     if (scope_grow_array((void **)&fc->nodes, &fc->cap, fc->n + 1, sizeof *fc->nodes) != 0)
@@ -75,7 +81,7 @@ static long find_or_add(flame_ctx *fc, long parent, size_t region, const scope_f
     fc->nodes[fc->n] = (scope_flame_node){
         .name = !frame ? fc->f->names[region] : frame->function[0] ? frame->function : frame->module,
         .region = region, .frame = frame, .parent = parent,
-        .depth = parent < 0 ? 0 : fc->nodes[parent].depth + 1,
+        .depth = parent < 0 ? 0 : fc->nodes[parent].depth + 1, .callsite = site,
     };
     fc->slots[s] = (long)fc->n;
     return (long)fc->n++;
@@ -91,7 +97,7 @@ static long stack_nodes(flame_ctx *fc, const walk_call *c)
         const scope_frame *fr = scope_callsite_frame(fc->f, (size_t)site, level);
         if (!fr)
             continue;
-        if ((node = find_or_add(fc, node, c->region, fr)) < 0) {
+        if ((node = find_or_add(fc, node, c->region, fr, -1)) < 0) {
             fc->failed = true;
             return -1;
         }
@@ -111,7 +117,7 @@ static void add_call(void *ctx, const walk_call *c)
     }
     if (up < 0 && fc->callsites)
         up = stack_nodes(fc, c);
-    long node = fc->failed ? -1 : find_or_add(fc, up, c->region, NULL);
+    long node = fc->failed ? -1 : find_or_add(fc, up, c->region, NULL, c->callsite);
     if (node < 0) {
         fc->failed = true;
         return;
@@ -134,7 +140,7 @@ static int add_profile_rank(flame_ctx *fc, size_t ri, scope_error *err)
     for (size_t i = 0; fc->node_of && !fc->failed && i < n; i++) {
         const profile_path *p = &paths[i];
         long up = p->parent >= 0 ? fc->node_of[p->parent] : -1;
-        long node = fc->keep[p->region] ? find_or_add(fc, up, p->region, NULL) : up;
+        long node = fc->keep[p->region] ? find_or_add(fc, up, p->region, NULL, p->callsite) : up;
         fc->failed = fc->keep[p->region] && node < 0;
         if (node >= 0 && fc->keep[p->region]) {
             fc->nodes[node].calls += (size_t)p->calls;
@@ -211,7 +217,8 @@ scope_flame_node *scope_flame_tree(const scope_file *f, const scope_filter *flt,
 scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *flt, int rank,
                                       unsigned flags, size_t *count, scope_error *err)
 {
-    flame_ctx fc = {.f = f, .callsites = (flags & SCOPE_FLAME_CALLSITES) != 0};
+    flame_ctx fc = {.f = f, .callsites = (flags & SCOPE_FLAME_CALLSITES) != 0,
+                    .path_sites = (flags & SCOPE_FLAME_PATH_SITES) != 0};
     reader_selection sel;
     scope_flame_node *out = NULL;
     int rc = reader_select(f, flt, &sel, err);

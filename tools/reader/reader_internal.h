@@ -183,12 +183,14 @@ int reader_walk_rank(const scope_file *f, size_t rank_index, walk_fn fn, void *c
                      scope_error *err);
 
 /* A profile's call path on one rank (reader_profile.c): its parent path
- * (-1: none), its region, and what its calls add up to. Parents come
- * before their children. */
+ * (-1: none), its region, what its calls add up to, and its call site (a
+ * row of the call-site table, -1: none). Parents come before their
+ * children. */
 typedef struct profile_path {
     long parent;
     size_t region;
     int64_t calls, total_ns, self_ns;
+    long callsite;
 } profile_path;
 /* The call paths of rank index ri of a profile; the caller frees *paths. */
 int reader_profile_paths(const scope_file *f, size_t ri, profile_path **paths, size_t *n,

@@ -1,7 +1,8 @@
 /* reader_profile.c: what a profile stores beside its statistics
  * (README.md, "File format"): the call paths of one rank (callpath_parents
  * and each region's path_* datasets), checked as they are read: every path
- * listed by one region, its parent an earlier path; and a region's
+ * listed by one region, its parent an earlier path, its call site (when
+ * the region has path_sites) a row of the call-site table; and a region's
  * duration_histogram, whose bins add up to its calls. */
 #include "reader_h5.h"
 
@@ -47,7 +48,7 @@ static int read_region_paths(const scope_file *f, size_t r, const series *s, pro
     hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
     if (g < 0)
         return reader_fail(err, "%s: cannot open the group", s->where);
-    int32_t *ids = NULL;
+    int32_t *ids = NULL, *sites = NULL;
     int64_t *columns[3] = {NULL, NULL, NULL};
     static const char *const names[3] = {"path_calls", "path_total_ns", "path_self_ns"};
     size_t n = SIZE_MAX;
@@ -56,14 +57,21 @@ static int read_region_paths(const scope_file *f, size_t r, const series *s, pro
     for (int c = 0; rc == 0 && c < 3; c++)
         rc = read_vector(g, names[c], H5T_NATIVE_INT64, sizeof(int64_t), (void **)&columns[c], &n,
                          s->where, err);
+    if (rc == 0 && h5_has_link(g, "path_sites"))
+        rc = read_vector(g, "path_sites", H5T_NATIVE_INT32, sizeof *sites, (void **)&sites, &n,
+                         s->where, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
+        long site = sites ? sites[i] : -1;
         if (ids[i] < 0 || (size_t)ids[i] >= npaths || paths[ids[i]].region != SIZE_MAX)
             rc = reader_fail(err, "%s: path id %d unknown or listed twice", s->where, ids[i]);
+        else if (site < -1 || site >= (long)f->n_sites)
+            rc = reader_fail(err, "%s: path_sites[%zu] = %ld is no call site", s->where, i, site);
         else
             paths[ids[i]] = (profile_path){paths[ids[i]].parent, r, columns[0][i], columns[1][i],
-                                           columns[2][i]};
+                                           columns[2][i], site};
     }
     free(ids);
+    free(sites);
     for (int c = 0; c < 3; c++)
         free(columns[c]);
     H5Gclose(g);

@@ -379,7 +379,8 @@ typedef struct scope_callsite_stats {
 } scope_callsite_stats;
 
 /* Per region kept by flt (in region order) its call sites by total time,
- * largest first; only regions whose calls have call sites. The caller
+ * largest first; only regions whose calls have call sites (of a profile:
+ * the calls of its call paths, per path's site). The caller
  * frees; NULL on error, a non-NULL empty array with *count = 0 when no
  * selected call has a call site. */
 SCOPE_API scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *flt,
@@ -401,6 +402,8 @@ typedef struct scope_flame_node {
     size_t calls;      /* calls merged into the node */
     int64_t total_ns;  /* their summed durations */
     int64_t self_ns;   /* total_ns minus the children's total_ns */
+    long callsite;     /* SCOPE_FLAME_PATH_SITES: the call site of its calls (a row of */
+                       /* the call-site table), -1 none or without that flag */
 } scope_flame_node;
 
 /* The call stack (scope_call_stack()) merged by path, over one rank or over
@@ -417,8 +420,10 @@ SCOPE_API scope_flame_node *scope_flame_tree(const scope_file *f, const scope_fi
 /* scope_flame_tree() with flags: SCOPE_FLAME_CALLSITES puts each call that
  * has no kept hooked caller under the stack recorded for it (a node per
  * frame, named by its function, else its module; outermost first), so
- * calls from different places are told apart. */
-enum { SCOPE_FLAME_CALLSITES = 1u << 0 };
+ * calls from different places are told apart. SCOPE_FLAME_PATH_SITES
+ * keeps the calls of one region under one parent apart by call site (a
+ * profile's paths as stored), each node with its site. */
+enum { SCOPE_FLAME_CALLSITES = 1u << 0, SCOPE_FLAME_PATH_SITES = 1u << 1 };
 SCOPE_API scope_flame_node *scope_flame_tree_ex(const scope_file *f, const scope_filter *flt,
                                                 int rank, unsigned flags, size_t *count,
                                                 scope_error *err);

@@ -127,8 +127,8 @@ int recover_group_process(const struct recover_process *proc, struct scope_event
                                             (size_t)m->nhooks);
         scope_payload_store_free(&payload);
         if (rc == 0)
-            rc = recover_profile(proc, g, hook_region, (size_t)m->nhooks, (size_t)m->nregions,
-                                 &map, err, errlen);
+            rc = recover_profile(proc, g, segs.threads, segs.n, sites, hook_region,
+                                 (size_t)m->nhooks, (size_t)m->nregions, &map, err, errlen);
     }
     if (rc == 0)
         g->region_clones = scope_region_clones(hook_symbol, hook_region, (size_t)m->nhooks,

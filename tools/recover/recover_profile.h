@@ -10,14 +10,20 @@
 #include "clock.h"
 #include "event_groups.h"
 #include "recover_processes.h"
+#include "segment_decode.h"
+#include "site_table.h"
 
 /* Whether proc recorded in profile mode (it left a first table, of a
  * profile rather than of a trace's folded calls). */
 int recover_is_profile(const struct recover_process *proc);
 
-/* g->profile from proc's tables (none: left NULL); 0, or -1 with err. */
+/* g->profile from proc's tables (none: left NULL), the call sites of its
+ * paths into `sites`, their stacks read from buffers[b], the records of
+ * buffer b (nbuffers of them); 0, or -1 with err. */
 int recover_profile(const struct recover_process *proc, struct scope_event_groups *g,
-                    const uint32_t *hook_region, size_t nhooks, size_t nregions,
-                    const struct scope_clock_map *map, char *err, size_t errlen);
+                    const struct scope_thread_records *buffers, size_t nbuffers,
+                    struct scope_site_table *sites, const uint32_t *hook_region, size_t nhooks,
+                    size_t nregions, const struct scope_clock_map *map, char *err,
+                    size_t errlen);
 
 #endif

@@ -73,8 +73,8 @@ START_TEST(rank_round_trip)
 }
 END_TEST
 
-/* Profile mode: a region's statistics, histogram and call paths travel
- * with its facts. */
+/* Profile mode: a region's statistics, histogram and call paths (with
+ * their call sites when it has them) travel with its facts. */
 START_TEST(profile_round_trip)
 {
     int32_t ids[] = {3, 7};
@@ -104,9 +104,22 @@ START_TEST(profile_round_trip)
     ck_assert_mem_eq(out.profile->path_calls, calls, sizeof calls);
     ck_assert_mem_eq(out.profile->path_total_ns, total, sizeof total);
     ck_assert_mem_eq(out.profile->path_self_ns, self, sizeof self);
+    ck_assert_ptr_null(out.profile->path_sites);
     scope_wire_region_free(&out);
     ck_assert_int_eq(scope_wire_region_decode(buf, len - 1, &out, &n), -1);
     scope_wire_region_free(&out);
+    /* paths with call sites: their ids travel too */
+    int32_t sites[] = {-1, 5};
+    p.path_sites = sites;
+    len = scope_wire_region_encode(buf, &in, 0);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &n), 0);
+    ck_assert_ptr_nonnull(out.profile->path_sites);
+    ck_assert_mem_eq(out.profile->path_sites, sites, sizeof sites);
+    ck_assert_mem_eq(out.profile->path_self_ns, self, sizeof self);
+    scope_wire_region_free(&out);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len - 1, &out, &n), -1);
+    scope_wire_region_free(&out);
+    p.path_sites = NULL;
     /* a trace's folded calls (min_duration, trace_limit) say so */
     p.folded = 1;
     len = scope_wire_region_encode(buf, &in, 5);

@@ -2,8 +2,10 @@
  * for a rank: two threads' tables with the same call paths in another
  * order become one set of paths (parents first, each path once), hooks
  * that share a region become one region, statistics and histograms add up
- * and turn into ns, and totals rounded on their own stay between
- * calls x min and calls x max. */
+ * and turn into ns, totals rounded on their own stay between
+ * calls x min and calls x max, and calls of one hook from two call sites
+ * are two paths, in the table and for the rank, named with the file's
+ * site ids. */
 #include <check.h>
 
 #include "check_main.h"
@@ -25,7 +27,7 @@ static struct scope_profile_table *new_table(void)
 static uint32_t call(struct scope_profile_table *t, uint32_t parent, uint32_t hook,
                      uint64_t start, uint64_t end, uint64_t children)
 {
-    uint32_t path = scope_profile_path_of(t, parent, hook);
+    uint32_t path = scope_profile_path_of(t, parent, hook, 0, 0);
     scope_profile_add(t, hook, path, start, end, children);
     return path;
 }
@@ -52,7 +54,7 @@ START_TEST(threads_and_hooks_merge)
     struct scope_clock_map m = map_of((unsigned __int128)1 << 64);   /* 1 ns a tick */
     struct scope_rank_profile p;
     char err[128];
-    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 2, hook_region, 4, 3, &m, 0, err,
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, NULL, 2, hook_region, 4, 3, &m, 0, err,
                                               sizeof err), 0);
     ck_assert_uint_eq(p.npaths, 3);   /* main, main > solve, region 2 */
     const struct scope_region_profile *main = &p.regions[0], *solve = &p.regions[1];
@@ -93,7 +95,7 @@ START_TEST(rounded_total_stays_consistent)
     struct scope_clock_map m = map_of(((unsigned __int128)1 << 64) / 3);
     struct scope_rank_profile p;
     char err[128];
-    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 1, hook_region, 1, 1, &m, 0, err,
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, NULL, 1, hook_region, 1, 1, &m, 0, err,
                                               sizeof err), 0);
     const struct call_stats *s = &p.regions[0].stats;
     ck_assert_int_eq(s->min_ns, 63);
@@ -117,11 +119,61 @@ START_TEST(too_deep_is_pathless)
     struct scope_clock_map m = map_of((unsigned __int128)1 << 64);
     struct scope_rank_profile p;
     char err[128];
-    ck_assert_int_eq(scope_rank_profile_build(&p, tables, 1, hook_region, 1, 1, &m, 0, err,
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, NULL, 1, hook_region, 1, 1, &m, 0, err,
                                               sizeof err), 0);
     ck_assert_int_eq(p.regions[0].stats.calls, SCOPE_PROFILE_DEPTH + 3);
     ck_assert_uint_eq(p.npaths, SCOPE_PROFILE_DEPTH);
     ck_assert_int_eq(p.regions[0].pathless_calls, 3);
+    scope_rank_profile_free(&p);
+}
+END_TEST
+
+/* solve called under main from two call sites (return addresses 0x1111
+ * and 0x2222; the second with stack 1 of its buffer), 2 and 3 times, in
+ * two threads' tables whose sites map to process sites 7 and 4, then to
+ * file ids 40 and 70. */
+START_TEST(call_sites_split_paths)
+{
+    struct scope_profile_table *a = new_table(), *b = new_table();
+    struct scope_profile_table *tables[] = {a, b};
+    uint32_t site_a[2], site_b[2];
+    for (int t = 0; t < 2; t++) {
+        uint32_t main_path = call(tables[t], SCOPE_PROFILE_ROOT, 0, 100, 1100, 0);
+        uint32_t *sites = t ? site_b : site_a;
+        sites[0] = scope_profile_path_of(tables[t], main_path, 1, 0x1111, 0);
+        sites[1] = scope_profile_path_of(tables[t], main_path, 1, 0x2222, 1);
+        ck_assert_uint_ne(sites[0], sites[1]);
+        ck_assert_uint_eq(scope_profile_path_of(tables[t], main_path, 1, 0x1111, 0), sites[0]);
+        ck_assert_uint_eq(tables[t]->paths[sites[1]].caller, 0x2222);
+        ck_assert_uint_eq(tables[t]->paths[sites[1]].stack, 1);
+        for (int k = 0; k < 1 + t; k++)
+            scope_profile_add(tables[t], 1, sites[0], 200, 210, 0);
+        for (int k = 0; k < 2 - t; k++)
+            scope_profile_add(tables[t], 1, sites[1], 300, 330, 0);
+    }
+    int32_t sites_a[3] = {-1, 7, 4}, sites_b[3] = {-1, 7, 4};   /* path order: main, 0x1111, 0x2222 */
+    ck_assert_uint_eq(site_a[0], 1);
+    ck_assert_uint_eq(site_b[1], 2);
+    int32_t *path_sites[] = {sites_a, sites_b};
+    struct scope_clock_map m = map_of((unsigned __int128)1 << 64);
+    struct scope_rank_profile p;
+    char err[128];
+    ck_assert_int_eq(scope_rank_profile_build(&p, tables, path_sites, 2, hook_region, 2, 2, &m, 0,
+                                              err, sizeof err), 0);
+    int32_t file_ids[8] = {0, 0, 0, 0, 70, 0, 0, 40};
+    scope_rank_profile_name_sites(&p, file_ids);
+    const struct scope_region_profile *main = &p.regions[0], *solve = &p.regions[1];
+    ck_assert_ptr_null(main->path_sites);   /* main records no call sites */
+    ck_assert_uint_eq(solve->npaths, 2);
+    ck_assert_ptr_nonnull(solve->path_sites);
+    for (size_t i = 0; i < 2; i++) {
+        int at_40 = solve->path_sites[i] == 40;
+        ck_assert(at_40 || solve->path_sites[i] == 70);
+        ck_assert_int_eq(solve->path_calls[i], 3);
+        ck_assert_int_eq(solve->path_total_ns[i], at_40 ? 30 : 90);
+        ck_assert_int_eq(p.parents[solve->path_ids[i]], main->path_ids[0]);
+    }
+    ck_assert_int_eq(solve->pathless_calls, 0);
     scope_rank_profile_free(&p);
 }
 END_TEST
@@ -133,6 +185,7 @@ int main(void)
     tcase_add_test(tc, threads_and_hooks_merge);
     tcase_add_test(tc, rounded_total_stays_consistent);
     tcase_add_test(tc, too_deep_is_pathless);
+    tcase_add_test(tc, call_sites_split_paths);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }

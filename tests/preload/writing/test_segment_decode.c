@@ -4,7 +4,8 @@
  * its numbering again, definitions cut short by a kill, and the same events
  * whatever the batch size and wherever the spill file ends and the ring
  * (wrapping around its end) begins; payload items and communicator
- * definitions, whole and cut short; argument and return values. */
+ * definitions, whole and cut short; argument and return values; the
+ * sites of call sites named once the reader is done (profile mode). */
 #include <check.h>
 
 #include "check_main.h"
@@ -112,6 +113,13 @@ static void read_back(size_t in_spill, size_t cap)
     scope_record_reader_close(&in);
     unlink(spill);
     check_events(e, got, &sites);
+    /* done, the reader still names its buffer's stacks as they were last
+     * defined (profile mode's paths), a number never defined by its caller */
+    ck_assert_int_eq(scope_record_reader_site(&in, 0x405000, 1), e[4].callsite);
+    ck_assert_int_eq(scope_record_reader_site(&in, 0x401000, 0), e[0].callsite);
+    int32_t alone = scope_record_reader_site(&in, 0x407000, 2);
+    ck_assert_int_eq(alone, 3);
+    ck_assert_uint_eq(scope_site_depth(&sites, 3), 1);
     scope_site_table_free(&sites);
 }
 
