@@ -3,9 +3,9 @@
 collectives, file reads and writes (with their offsets), probes and
 matched receives carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
-resolved), total bytes sent must equal total bytes received, and the call
-sites must be the program's own subroutines, not the MPI library's Fortran
-bindings.
+resolved), the one-sided calls and atomics their bytes and targets as
+world ranks, total bytes sent must equal total bytes received, and the call sites must be the program's own
+subroutines, not the MPI library's Fortran bindings.
 usage: check_fortran.py FILE [DIR (unused)]"""
 import sys
 
@@ -64,6 +64,24 @@ with h5py.File(sys.argv[1]) as f:
         return [i for i in range(len(column(g, "callsite_ids")))
                 if any(s in caller_of(g, i) for s in SUBROUTINES)]
 
+    comm_rows = f["metadata/communicators"][:]
+    comm_members = f["metadata/communicator_members"][:].tolist()
+
+    def members(comm):
+        """Communicator comm's members as world ranks, in its rank order."""
+        if not 0 < comm < len(comm_rows):
+            fail(f"communicator {comm} is not in /metadata/communicators")
+        size, first = (int(v) for v in comm_rows[comm])
+        return comm_members[first:first + size]
+
+    def rows_of(g, caller):
+        return [i for i in range(len(column(g, "callsite_ids"))) if caller in caller_of(g, i)]
+
+    # the reversed communicator of onesided: rank 0's MPI_Put's
+    g = f["rank0/regions/MPI_Put"]
+    reversed_comm = column(g, "comm")[rows_of(g, "onesided")[0]] if rows_of(g, "onesided") else -1
+    if members(reversed_comm) != list(range(N - 1, -1, -1)):
+        fail(f"the reversed communicator {reversed_comm}: members {members(reversed_comm)}")
     sent = received = 0
     for r in range(N):
         left, right = (r + N - 1) % N, (r + 1) % N
@@ -89,6 +107,7 @@ with h5py.File(sys.argv[1]) as f:
             ("MPI_Wait", "persistent"): ([(0, -1, -1), (12 * (right + 1), right, 91)],
                                          "persistent"),
             ("MPI_Wait", "neighbors"): ([(0, -1, -1)], "neighbors"),
+            ("MPI_Wait", "onesided"): ([(0, -1, -1)], "onesided"),
             "MPI_Bcast": ([(48 if r == 1 else 0, 1, -1)], "collectives"),
             "MPI_Reduce": ([(12, 2, -1)], "collectives"),
             "MPI_Allreduce": ([(16, -1, -1)], "collectives"),
@@ -165,16 +184,23 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }
-        # one-sided: (bytes, target as a world rank, tag) on the reversed communicator
-        for name, want_call in {"MPI_Put": (4, N - 1, -1), "MPI_Get": (8, 0, -1),
-                                "MPI_Accumulate": (12, N - 2, -1)}.items():
+        # one-sided: (bytes, target as a world rank) of each call on the
+        # reversed communicator (the same id on every rank); the atomics:
+        # the operand sent (none for MPI_NO_OP) + the result fetched
+        for name, want_calls in {
+                "MPI_Put": [(4, N - 1)], "MPI_Get": [(8, 0)], "MPI_Accumulate": [(12, N - 2)],
+                "MPI_Get_accumulate": [(8 + 8, 1)],
+                "MPI_Fetch_and_op": [(0 + 4, 0), (4 + 4, 0)],
+                "MPI_Compare_and_swap": [(3 * 4, N - 1)],
+                "MPI_Rget_accumulate": [(0 + 12, 2)]}.items():
             g = f[f"rank{r}/regions/{name}"]
             rows = program_rows(g)
             got = columns(g, rows)
-            if got[:3] != [[v] for v in want_call] or got[3][0] <= 0 or \
-                    "onesided" not in caller_of(g, rows[0]):
-                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_call} on "
-                     f"a new communicator from onesided")
+            want_cols = [[c[0] for c in want_calls], [c[1] for c in want_calls],
+                         [-1] * len(want_calls), [reversed_comm] * len(want_calls)]
+            if got != want_cols or any("onesided" not in caller_of(g, i) for i in rows):
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_cols} "
+                     f"from onesided")
         # the neighborhood collectives: a message to and from each neighbor
         # on the Cartesian communicator (its id: any but the world's)
         for name, (to_left, to_right, from_left, from_right) in {

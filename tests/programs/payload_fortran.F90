@@ -41,7 +41,12 @@
 ! In subroutine onesided, on a window over the ranks in reverse order
 ! (MPI_Comm_split), between fences: MPI_Put of 1 integer to its rank 0
 ! (world rank 3), MPI_Get of 2 from its last (world 0), MPI_Accumulate of 3
-! to its rank 1 (world 2).
+! to its rank 1 (world 2), MPI_Get_accumulate of 2 integers fetching 2
+! from its rank 2 (world 1), MPI_Fetch_and_op of 1 integer from its last
+! (world 0) with MPI_NO_OP, then with MPI_SUM, MPI_Compare_and_swap of 1
+! integer at its rank 0 (world 3); then in a passive epoch
+! MPI_Rget_accumulate with MPI_NO_OP fetching 3 integers from its rank 1
+! (world 2), completed by MPI_Wait.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -286,10 +291,13 @@
     USE_MPI
     implicit none
     integer, intent(in) :: rank, nranks
-    integer :: buf(16), out(16), ierr
+    integer :: buf(16), out(16), res(16), one, zero, fetched, ierr
     integer(kind=MPI_ADDRESS_KIND) :: size, disp
     COMM :: reverse
     WIN :: win
+    REQUEST :: req
+    one = 1
+    zero = 0
     buf = 0
     out = rank
     call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, reverse, ierr)
@@ -304,6 +312,24 @@
     disp = 0
     call MPI_Accumulate(out, 3, MPI_INTEGER, 1, disp, 3, MPI_INTEGER, MPI_SUM, win, ierr)
     call MPI_Win_fence(0, win, ierr)
+    disp = 4
+    call MPI_Get_accumulate(out, 2, MPI_INTEGER, res, 2, MPI_INTEGER, 2, disp, 2, &
+                            MPI_INTEGER, MPI_SUM, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = 8
+    call MPI_Fetch_and_op(one, fetched, MPI_INTEGER, nranks - 1, disp, MPI_NO_OP, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Fetch_and_op(one, fetched, MPI_INTEGER, nranks - 1, disp, MPI_SUM, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = 9
+    call MPI_Compare_and_swap(one, zero, fetched, MPI_INTEGER, 0, disp, win, ierr)
+    call MPI_Win_fence(MPI_MODE_NOSUCCEED, win, ierr)
+    disp = 10
+    call MPI_Win_lock_all(0, win, ierr)
+    call MPI_Rget_accumulate(out, 1, MPI_INTEGER, res, 3, MPI_INTEGER, 1, disp, 3, &
+                             MPI_INTEGER, MPI_NO_OP, win, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call MPI_Win_unlock_all(win, ierr)
     call MPI_Win_free(win, ierr)
     call MPI_Comm_free(reverse, ierr)
   end subroutine onesided
