@@ -4,7 +4,10 @@ collectives, file reads and writes (with their offsets), probes and
 matched receives carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
 resolved), the one-sided calls and atomics their bytes and targets as
-world ranks, total bytes sent must equal total bytes received, and the call sites must be the program's own
+world ranks, the communicators made in Fortran (duplicates, a Cartesian
+grid over rotated ranks, its rows) their ids in the order of creation, the
+same on every member, with their sizes and members, total bytes sent must
+equal total bytes received, and the call sites must be the program's own
 subroutines, not the MPI library's Fortran bindings.
 usage: check_fortran.py FILE [DIR (unused)]"""
 import sys
@@ -82,6 +85,8 @@ with h5py.File(sys.argv[1]) as f:
     reversed_comm = column(g, "comm")[rows_of(g, "onesided")[0]] if rows_of(g, "onesided") else -1
     if members(reversed_comm) != list(range(N - 1, -1, -1)):
         fail(f"the reversed communicator {reversed_comm}: members {members(reversed_comm)}")
+    # cartesian: the ids each rank used, by role
+    used = {}
     sent = received = 0
     for r in range(N):
         left, right = (r + N - 1) % N, (r + 1) % N
@@ -224,6 +229,52 @@ with h5py.File(sys.argv[1]) as f:
                 fail(f"rank {r} {name}: messages {got}, want {msgs}")
             sent += sum(m[3] for m in got if m[1] == 0)
             received += sum(m[3] for m in got if m[1] == 1)
+        # cartesian: the duplicates first (tag 62) and second (tag 61),
+        # even ranks sending to r + 1, odd ones receiving from r - 1
+        if r % 2 == 0:
+            g = f[f"rank{r}/regions/MPI_Send"]
+            rows = rows_of(g, "cartesian")
+            got = columns(g, rows)
+            if got[:3] != [[4, 8], [r + 1] * 2, [61, 62]]:
+                fail(f"rank {r} MPI_Send from cartesian: (bytes, peer, tag) {got[:3]}, want "
+                     f"(4, {r + 1}, 61), (8, {r + 1}, 62)")
+            got = messages(g, rows)
+        else:
+            g = f[f"rank{r}/regions/MPI_Irecv"]
+            got = columns(g, rows_of(g, "cartesian"))
+            if got[:3] != [[0, 0], [r - 1] * 2, [62, 61]]:
+                fail(f"rank {r} MPI_Irecv from cartesian: (bytes, peer, tag) {got[:3]}, want "
+                     f"(0, {r - 1}, 62), (0, {r - 1}, 61)")
+            used.setdefault("first", set()).add(got[3][0])
+            used.setdefault("second", set()).add(got[3][1])
+            g = f[f"rank{r}/regions/MPI_Waitall"]
+            got = messages(g, rows_of(g, "cartesian"))
+        for tag, role, nbytes in ((61, "second", 4), (62, "first", 8)):
+            m = [x for x in got if x[4] == tag]
+            kind, peer = (0, r + 1) if r % 2 == 0 else (1, r - 1)
+            if len(m) != 1 or m[0][1:5] != (kind, peer, nbytes, tag):
+                fail(f"rank {r} cartesian tag {tag}: messages {m}, want one of {nbytes} bytes "
+                     f"{'to' if kind == 0 else 'from'} {peer}")
+            used.setdefault(role, set()).add(m[0][5])
+            sent += nbytes if kind == 0 else 0
+            received += nbytes if kind == 1 else 0
+        # the halo along the grid's rows: to and from world rank N - 1 - r
+        peer = N - 1 - r
+        g = f[f"rank{r}/regions/MPI_Sendrecv"]
+        got = messages(g, rows_of(g, "cartesian"))
+        grid = got[0][5] if got else -1
+        want_halo = [(0, 0, peer, 4 * (r + 1), 63, grid), (0, 1, peer, 4 * (peer + 1), 63, grid)]
+        if got != want_halo:
+            fail(f"rank {r} MPI_Sendrecv from cartesian: messages {got}, want {want_halo}")
+        used.setdefault("grid", set()).add(grid)
+        sent += 4 * (r + 1)
+        received += 4 * (peer + 1)
+        g = f[f"rank{r}/regions/MPI_Allreduce"]
+        got = columns(g, rows_of(g, "cartesian"))
+        if got[:3] != [[12], [-1], [-1]]:
+            fail(f"rank {r} MPI_Allreduce from cartesian: (bytes, peer, tag) {got[:3]}, "
+                 f"want (12, -1, -1)")
+        used.setdefault(("row", r), set()).add(got[3][0])
         # I/O: (bytes, offset) of each call
         for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
                             "MPI_File_write": [(12, 100 * r + 40)],
@@ -233,6 +284,26 @@ with h5py.File(sys.argv[1]) as f:
             if len(g["bytes"]) != len(calls) or \
                     [(b, o) for b, o, _ in got] != calls or "files" not in got[0][2]:
                 fail(f"rank {r} {name}: (bytes, offset, caller) {got}, want {calls} from files")
+    # every member used the same id for each communicator made in Fortran,
+    # ids in the order of creation, sizes and members from /metadata
+    one = {}
+    for role, ids in used.items():
+        if len(ids) != 1:
+            fail(f"cartesian: the ranks used ids {sorted(ids)} for communicator {role}")
+        one[role] = next(iter(ids))
+    rows = {r: one[("row", r)] for r in range(N)}
+    grid_world = [(g + N - 1) % N for g in range(N)]
+    want_members = {"first": list(range(N)), "second": list(range(N)), "grid": grid_world}
+    for r in range(N):
+        want_members[("row", r)] = grid_world[:2] if r in grid_world[:2] else grid_world[2:]
+    for role, ids in want_members.items():
+        if members(one[role]) != ids:
+            fail(f"cartesian: communicator {role} (id {one[role]}) has members "
+                 f"{members(one[role])}, want {ids}")
+    if not one["first"] < one["second"] < one["grid"] < min(rows.values()) or \
+            len(set(rows.values())) != 2:
+        fail(f"cartesian: ids first {one['first']}, second {one['second']}, grid "
+             f"{one['grid']}, rows {rows}: not in the order of creation")
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "

@@ -47,6 +47,15 @@
 ! integer at its rank 0 (world 3); then in a passive epoch
 ! MPI_Rget_accumulate with MPI_NO_OP fetching 3 integers from its rank 1
 ! (world 2), completed by MPI_Wait.
+! In subroutine cartesian, two duplicates of MPI_COMM_WORLD, first and
+! second, first used in opposite orders: each even rank r sends 1 integer
+! on second (tag 61), then 2 on first (tag 62) to rank r + 1, which
+! receives them with MPI_Irecv on first, then on second, and MPI_Waitall;
+! then a periodic 2 x (N/2) Cartesian grid (MPI_Cart_create, no reorder)
+! over the world ranks rotated (MPI_Comm_split, key r + 1: grid rank g is
+! world rank g - 1 mod N): MPI_Sendrecv of r + 1 integers along
+! dimension 2 (MPI_Cart_shift; tag 63), and the rows of the grid
+! (MPI_Cart_sub) each MPI_Allreduce 3 integers.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -334,6 +343,42 @@
     call MPI_Comm_free(reverse, ierr)
   end subroutine onesided
 
+  subroutine cartesian(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(8), in(8), dims(2), src, dst, ierr
+    logical :: periods(2), remain(2)
+    COMM :: first, second, rotated, grid, row
+    REQUEST :: reqs(2)
+    out = rank
+    call MPI_Comm_dup(MPI_COMM_WORLD, first, ierr)
+    call MPI_Comm_dup(MPI_COMM_WORLD, second, ierr)
+    if (mod(rank, 2) == 0) then
+      call MPI_Send(out, 1, MPI_INTEGER, rank + 1, 61, second, ierr)
+      call MPI_Send(out, 2, MPI_INTEGER, rank + 1, 62, first, ierr)
+    else
+      call MPI_Irecv(in, 4, MPI_INTEGER, rank - 1, 62, first, reqs(1), ierr)
+      call MPI_Irecv(in(5), 4, MPI_INTEGER, rank - 1, 61, second, reqs(2), ierr)
+      call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    end if
+    call MPI_Comm_split(MPI_COMM_WORLD, 0, mod(rank + 1, nranks), rotated, ierr)
+    dims = (/ 2, nranks / 2 /)
+    periods = .true.
+    call MPI_Cart_create(rotated, 2, dims, periods, .false., grid, ierr)
+    call MPI_Cart_shift(grid, 1, 1, src, dst, ierr)
+    call MPI_Sendrecv(out, rank + 1, MPI_INTEGER, dst, 63, in, 8, MPI_INTEGER, src, 63, &
+                      grid, MPI_STATUS_IGNORE, ierr)
+    remain = (/ .false., .true. /)
+    call MPI_Cart_sub(grid, remain, row, ierr)
+    call MPI_Allreduce(out, in, 3, MPI_INTEGER, MPI_SUM, row, ierr)
+    call MPI_Comm_free(row, ierr)
+    call MPI_Comm_free(grid, ierr)
+    call MPI_Comm_free(rotated, ierr)
+    call MPI_Comm_free(second, ierr)
+    call MPI_Comm_free(first, ierr)
+  end subroutine cartesian
+
 program payload_fortran
   USE_MPI
   implicit none
@@ -350,6 +395,7 @@ program payload_fortran
   call persistent(rank, nranks)
   call neighbors(rank, nranks)
   call onesided(rank, nranks)
+  call cartesian(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
