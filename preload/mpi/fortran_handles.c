@@ -64,8 +64,9 @@ MADE(mpi_dist_graph_create_adjacent, MPI_DIST_GRAPH_CREATE_ADJACENT, 10)
 /* local_comm, local_leader, peer_comm, remote_leader, tag */
 MADE(mpi_intercomm_create, MPI_INTERCOMM_CREATE, 6)
 MADE(mpi_intercomm_merge, MPI_INTERCOMM_MERGE, 3)    /* intercomm, high */
-/* (base, size, disp_unit, info, comm, win, ierror) */
-HANDLE(mpi_win_create, MPI_WIN_CREATE, .kind = WINDOW_MADE, .comm = 5, .handle = 6, .ierr = 7)
+/* (base, size, disp_unit, info, comm, win, ierror): base a choice buffer */
+FORTRAN_BUFFERS(mpi_win_create, MPI_WIN_CREATE, handle_call, struct handle_desc,
+                .kind = WINDOW_MADE, .comm = 5, .handle = 6, .ierr = 7)
 /* (size, disp_unit, info, comm, baseptr, win, ierror) */
 HANDLE(mpi_win_allocate, MPI_WIN_ALLOCATE, .kind = WINDOW_MADE, .comm = 4, .handle = 6,
        .ierr = 7)

@@ -47,7 +47,7 @@ static void rma_call(const struct rma_desc *d, fortran_fn real, void *caller, vo
 }
 
 #define ONE_SIDED(lower, upper, F, ...)                                                        \
-    FORTRAN(lower, upper, rma_call, struct rma_desc, .f = SCOPE_WRAPPED_##F, __VA_ARGS__)
+    FORTRAN_BUFFERS(lower, upper, rma_call, struct rma_desc, .f = SCOPE_WRAPPED_##F, __VA_ARGS__)
 
 /* An RMA call and its request-based form, whose request comes before
  * ierror. */
