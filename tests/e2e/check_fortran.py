@@ -5,8 +5,9 @@ matched receives carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
 resolved), the one-sided calls and atomics their bytes and targets as
 world ranks, the communicators made in Fortran (duplicates, a Cartesian
-grid over rotated ranks, its rows) their ids in the order of creation, the
-same on every member, with their sizes and members, total bytes sent must
+grid over rotated ranks, its rows, an intercommunicator of the rows and
+its merge) their ids in rank 0's order of creation, the same on every member,
+with their sizes and members, each once in the file, total bytes sent must
 equal total bytes received, and the call sites must be the program's own
 subroutines, not the MPI library's Fortran bindings.
 usage: check_fortran.py FILE [DIR (unused)]"""
@@ -261,7 +262,7 @@ with h5py.File(sys.argv[1]) as f:
         # the halo along the grid's rows: to and from world rank N - 1 - r
         peer = N - 1 - r
         g = f[f"rank{r}/regions/MPI_Sendrecv"]
-        got = messages(g, rows_of(g, "cartesian"))
+        got = messages(g, rows_of(g, "cartesian"))[:2]
         grid = got[0][5] if got else -1
         want_halo = [(0, 0, peer, 4 * (r + 1), 63, grid), (0, 1, peer, 4 * (peer + 1), 63, grid)]
         if got != want_halo:
@@ -275,6 +276,23 @@ with h5py.File(sys.argv[1]) as f:
             fail(f"rank {r} MPI_Allreduce from cartesian: (bytes, peer, tag) {got[:3]}, "
                  f"want (12, -1, -1)")
         used.setdefault(("row", r), set()).add(got[3][0])
+        # the rows' intercommunicator: with the same rank of the other row
+        partner = (r + 2) % N
+        g = f[f"rank{r}/regions/MPI_Sendrecv"]
+        got = messages(g, rows_of(g, "cartesian"))[2:]
+        inter = got[0][5] if got else -1
+        want_inter = [(1, 0, partner, 4 * (r + 1), 65, inter),
+                      (1, 1, partner, 4 * (partner + 1), 65, inter)]
+        if got != want_inter or inter in (grid, -1):
+            fail(f"rank {r} MPI_Sendrecv from cartesian on the intercommunicator: messages "
+                 f"{got}, want {want_inter} on a communicator of its own")
+        sent += 4 * (r + 1)
+        received += 4 * (partner + 1)
+        g = f[f"rank{r}/regions/MPI_Barrier"]
+        got = columns(g, rows_of(g, "cartesian"))
+        if got[:3] != [[0], [-1], [-1]]:
+            fail(f"rank {r} MPI_Barrier from cartesian: (bytes, peer, tag) {got[:3]}")
+        used.setdefault("merged", set()).add(got[3][0])
         # I/O: (bytes, offset) of each call
         for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
                             "MPI_File_write": [(12, 100 * r + 40)],
@@ -285,7 +303,7 @@ with h5py.File(sys.argv[1]) as f:
                     [(b, o) for b, o, _ in got] != calls or "files" not in got[0][2]:
                 fail(f"rank {r} {name}: (bytes, offset, caller) {got}, want {calls} from files")
     # every member used the same id for each communicator made in Fortran,
-    # ids in the order of creation, sizes and members from /metadata
+    # sizes and members from /metadata
     one = {}
     for role, ids in used.items():
         if len(ids) != 1:
@@ -293,17 +311,26 @@ with h5py.File(sys.argv[1]) as f:
         one[role] = next(iter(ids))
     rows = {r: one[("row", r)] for r in range(N)}
     grid_world = [(g + N - 1) % N for g in range(N)]
-    want_members = {"first": list(range(N)), "second": list(range(N)), "grid": grid_world}
+    want_members = {"first": list(range(N)), "second": list(range(N)), "grid": grid_world,
+                    "merged": grid_world}
     for r in range(N):
         want_members[("row", r)] = grid_world[:2] if r in grid_world[:2] else grid_world[2:]
     for role, ids in want_members.items():
         if members(one[role]) != ids:
             fail(f"cartesian: communicator {role} (id {one[role]}) has members "
                  f"{members(one[role])}, want {ids}")
-    if not one["first"] < one["second"] < one["grid"] < min(rows.values()) or \
+    # (rank 0's communicators are numbered first, in the order it made them)
+    if not one["first"] < one["second"] < one["grid"] < rows[0] < one["merged"] or \
             len(set(rows.values())) != 2:
         fail(f"cartesian: ids first {one['first']}, second {one['second']}, grid "
-             f"{one['grid']}, rows {rows}: not in the order of creation")
+             f"{one['grid']}, rows {rows}, merged {one['merged']}: not in the order of creation")
+    # each communicator the program made once: the world, neighbors' ring,
+    # onesided's reversed one, and cartesian's first, second, rotated,
+    # grid, two rows, the intercommunicator (as each side's group) and the
+    # merged one
+    if len(comm_rows) != 12:
+        fail(f"{len(comm_rows)} communicators in the file, want 12: "
+             f"{[members(c) for c in range(1, len(comm_rows))]}")
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "

@@ -55,7 +55,11 @@
 ! over the world ranks rotated (MPI_Comm_split, key r + 1: grid rank g is
 ! world rank g - 1 mod N): MPI_Sendrecv of r + 1 integers along
 ! dimension 2 (MPI_Cart_shift; tag 63), and the rows of the grid
-! (MPI_Cart_sub) each MPI_Allreduce 3 integers.
+! (MPI_Cart_sub) each MPI_Allreduce 3 integers; the two rows joined as an
+! intercommunicator (MPI_Intercomm_create, leaders world ranks 3 and 1):
+! MPI_Sendrecv of r + 1 integers with the same rank of the other row (tag
+! 65), then merged (MPI_Intercomm_merge, the first row low) for an
+! MPI_Barrier.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -347,9 +351,9 @@
     USE_MPI
     implicit none
     integer, intent(in) :: rank, nranks
-    integer :: out(8), in(8), dims(2), src, dst, ierr
-    logical :: periods(2), remain(2)
-    COMM :: first, second, rotated, grid, row
+    integer :: out(8), in(8), dims(2), src, dst, leader, partner, ierr
+    logical :: periods(2), remain(2), second_row
+    COMM :: first, second, rotated, grid, row, rows, joined
     REQUEST :: reqs(2)
     out = rank
     call MPI_Comm_dup(MPI_COMM_WORLD, first, ierr)
@@ -372,6 +376,17 @@
     remain = (/ .false., .true. /)
     call MPI_Cart_sub(grid, remain, row, ierr)
     call MPI_Allreduce(out, in, 3, MPI_INTEGER, MPI_SUM, row, ierr)
+    second_row = mod(rank + 1, nranks) >= nranks / 2
+    leader = 3
+    if (.not. second_row) leader = 1
+    call MPI_Intercomm_create(row, 0, MPI_COMM_WORLD, leader, 64, rows, ierr)
+    partner = mod(mod(rank + 1, nranks), nranks / 2)
+    call MPI_Sendrecv(out, rank + 1, MPI_INTEGER, partner, 65, in, 8, MPI_INTEGER, partner, &
+                      65, rows, MPI_STATUS_IGNORE, ierr)
+    call MPI_Intercomm_merge(rows, second_row, joined, ierr)
+    call MPI_Barrier(joined, ierr)
+    call MPI_Comm_free(joined, ierr)
+    call MPI_Comm_free(rows, ierr)
     call MPI_Comm_free(row, ierr)
     call MPI_Comm_free(grid, ierr)
     call MPI_Comm_free(rotated, ierr)
