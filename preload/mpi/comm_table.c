@@ -22,6 +22,7 @@ static struct { MPI_Win win; const struct scope_comm *_Atomic comm; } windows[SL
 static struct scope_comm tombstone;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int32_t next_id = 1;        /* 0 is MPI_COMM_WORLD's */
+__thread int scope_comm_fortran_constructing __attribute__((tls_model("initial-exec")));
 
 static size_t slot_of(MPI_Comm comm)
 {

@@ -29,6 +29,10 @@ const struct scope_comm *scope_comm_of(MPI_Comm comm);
 /* A communicator just created by this process: a fresh entry now, so that
  * ids follow the order of creation. */
 void scope_comm_created(MPI_Comm comm);
+/* >0 while scope's Fortran entry point of a constructor runs its binding
+ * (fortran_handles.c): a C constructor wrapper the binding reaches
+ * (comm_wrappers.c) leaves the new communicator to it. */
+extern __thread int scope_comm_fortran_constructing;
 /* comm is about to be freed: its handle may come back for another one. */
 void scope_comm_forget(MPI_Comm comm);
 

@@ -1,12 +1,15 @@
 /* fortran_call.h: what scope's Fortran entry points of the recorded MPI
- * functions share (fortran_p2p.c, fortran_collectives.c, fortran_io.c).
+ * functions share (fortran_p2p.c, fortran_persistent.c,
+ * fortran_collectives.c, fortran_neighbors.c, fortran_io.c, fortran_rma.c,
+ * fortran_handles.c).
  * Each wrapper forwards its arguments untouched to the binding's own definition (the
  * next one of its name) and records the call as the C wrappers do
  * (wrapped_call.h), so that its call site is the application's line, not
  * the binding's, and its payload is known: handles converted with
  * MPI_*_f2c. While it runs the thread is busy: the C wrapper or patch the
  * binding reaches passes through. Fortran passes every argument by
- * reference; sixteen pointers cover these functions (extra ones are
+ * reference (a choice buffer, to MPICH's mpi_f08, by the address of its
+ * descriptor); sixteen pointers cover these functions (extra ones are
  * harmless in the x86-64 ABI). Argument positions in the descriptions are
  * 1-based, 0 meaning none. */
 #ifndef SCOPE_FORTRAN_CALL_H
@@ -25,8 +28,16 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran integers are C ints");
 
 /* The binding's definition of `name` (aborts, with a message, if none). */
 fortran_fn scope_fortran_real(const char *name);
-/* Whether buf is Fortran's MPI_IN_PLACE. */
+/* Whether buf (the data's address) is Fortran's MPI_IN_PLACE. */
 int scope_fortran_in_place(const void *buf);
+/* Whether a status argument is the caller's MPI_STATUS_IGNORE (`many`:
+ * MPI_STATUSES_IGNORE), of mpif.h, `use mpi` or mpi_f08; NULL (an absent
+ * optional one) too. */
+int scope_fortran_status_ignored(const void *status, int many);
+
+/* Set while the entry point running on this thread takes its choice
+ * buffers as array descriptors (MPICH's mpi_f08: mpi_send_f08ts_). */
+extern __thread int scope_fortran_descriptors;
 
 static inline void fortran_forward(fortran_fn real, void *const *a)
 {
@@ -52,6 +63,15 @@ static inline int fortran_timed(struct wrapped_call *w, enum scope_wrapped_funct
 static inline void *fortran_arg(void *const *a, int pos)
 {
     return pos > 0 ? a[pos - 1] : NULL;
+}
+
+/* The address of the data of choice buffer argument `pos` (NULL: none):
+ * through its descriptor where the entry point takes descriptors (gfortran's
+ * and ISO_Fortran_binding.h's both begin with that address). */
+static inline const void *fortran_buffer(void *const *a, int pos)
+{
+    const void *p = fortran_arg(a, pos);
+    return p && scope_fortran_descriptors ? *(const void *const *)p : p;
 }
 
 /* Argument `pos` as a Fortran integer (0: none). */
@@ -82,8 +102,10 @@ static inline int64_t fortran_bytes(void *const *a, int count, int type)
     return type_bytes(fint(a, count), fortran_type(a, type));
 }
 
-/* One mangling: HANDLER(&DESC, real, caller, arguments). */
-#define FORTRAN_ONE(name, HANDLER, DESC)                                                     \
+/* One mangling: HANDLER(&DESC, real, caller, arguments), with
+ * scope_fortran_descriptors DESCRIPTORS (a call of a user function made
+ * by the binding may run another entry point: the value is given back). */
+#define FORTRAN_ONE(name, HANDLER, DESC, DESCRIPTORS)                                        \
     EXPORT void name(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5, void *a6,  \
                      void *a7, void *a8, void *a9, void *a10, void *a11, void *a12,          \
                      void *a13, void *a14, void *a15)                                        \
@@ -93,7 +115,10 @@ static inline int64_t fortran_bytes(void *const *a, int count, int type)
             real = scope_fortran_real(#name);                                                \
         void *a[FORTRAN_ARGS] = {a0, a1, a2,  a3,  a4,  a5,  a6,  a7,                        \
                                  a8, a9, a10, a11, a12, a13, a14, a15};                      \
+        int outer = scope_fortran_descriptors;                                               \
+        scope_fortran_descriptors = (DESCRIPTORS);                                           \
         HANDLER(&(DESC), real, __builtin_return_address(0), a);                              \
+        scope_fortran_descriptors = outer;                                                   \
     }
 
 /* Every mangling of one function (mpif.h and `use mpi`: mpi_send_,
@@ -101,10 +126,17 @@ static inline int64_t fortran_bytes(void *const *a, int count, int type)
  * description, of type DESC_TYPE, written once. */
 #define FORTRAN(lower, upper, HANDLER, DESC_TYPE, ...)                                       \
     static const DESC_TYPE lower##_desc = {__VA_ARGS__};                                     \
-    FORTRAN_ONE(lower##_, HANDLER, lower##_desc)                                             \
-    FORTRAN_ONE(lower##__, HANDLER, lower##_desc)                                            \
-    FORTRAN_ONE(lower, HANDLER, lower##_desc)                                                \
-    FORTRAN_ONE(upper, HANDLER, lower##_desc)                                                \
-    FORTRAN_ONE(lower##_f08_, HANDLER, lower##_desc)
+    FORTRAN_ONE(lower##_, HANDLER, lower##_desc, 0)                                          \
+    FORTRAN_ONE(lower##__, HANDLER, lower##_desc, 0)                                         \
+    FORTRAN_ONE(lower, HANDLER, lower##_desc, 0)                                             \
+    FORTRAN_ONE(upper, HANDLER, lower##_desc, 0)                                             \
+    FORTRAN_ONE(lower##_f08_, HANDLER, lower##_desc, 0)
+
+/* The same for a function with choice buffers, and MPICH's mpi_f08 entry
+ * point of it, which takes them as descriptors (mpi_send_f08ts_; its
+ * mpi_f08 functions without buffers are mpi_wait_f08_ and the like). */
+#define FORTRAN_BUFFERS(lower, upper, HANDLER, DESC_TYPE, ...)                               \
+    FORTRAN(lower, upper, HANDLER, DESC_TYPE, __VA_ARGS__)                                   \
+    FORTRAN_ONE(lower##_f08ts_, HANDLER, lower##_desc, 1)
 
 #endif

@@ -37,7 +37,7 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     int typed = d->shape == ALLTOALLW;   /* its types are arrays */
     MPI_Datatype st = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->sendtype);
     MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
-    int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
+    int in_place = scope_fortran_in_place(fortran_buffer(a, d->sendbuf));
     int root = fint(a, d->root);
     switch (d->shape) {
     case BARRIER:
@@ -87,16 +87,19 @@ static void collective_call(const struct collective_desc *d, fortran_fn real, vo
     call_ends(&w, caller);
 }
 
-/* A collective and its nonblocking form, whose request comes before ierror. */
-#define COLLECTIVE(lower, upper, F, ilower, iupper, IF, POSITIONS, IERR)                      \
-    FORTRAN(lower, upper, collective_call, struct collective_desc, .f = SCOPE_WRAPPED_##F,    \
-            UNPAREN POSITIONS, .ierr = IERR)                                                  \
-    FORTRAN(ilower, iupper, collective_call, struct collective_desc, .f = SCOPE_WRAPPED_##IF, \
-            UNPAREN POSITIONS, .ierr = IERR + 1)
+/* A collective and its nonblocking form, whose request comes before
+ * ierror, under the manglings MANGLINGS makes (fortran_call.h). */
+#define COLLECTIVE_OF(MANGLINGS, lower, upper, F, ilower, iupper, IF, POSITIONS, IERR)        \
+    MANGLINGS(lower, upper, collective_call, struct collective_desc, .f = SCOPE_WRAPPED_##F,  \
+              UNPAREN POSITIONS, .ierr = IERR)                                                \
+    MANGLINGS(ilower, iupper, collective_call, struct collective_desc,                        \
+              .f = SCOPE_WRAPPED_##IF, UNPAREN POSITIONS, .ierr = IERR + 1)
+/* The collectives with buffers. */
+#define COLLECTIVE(...) COLLECTIVE_OF(FORTRAN_BUFFERS, __VA_ARGS__)
 
 /* (comm, ierror) */
-COLLECTIVE(mpi_barrier, MPI_BARRIER, BARRIER, mpi_ibarrier, MPI_IBARRIER, IBARRIER,
-           (.shape = BARRIER, .comm = 1), 2)
+COLLECTIVE_OF(FORTRAN, mpi_barrier, MPI_BARRIER, BARRIER, mpi_ibarrier, MPI_IBARRIER, IBARRIER,
+              (.shape = BARRIER, .comm = 1), 2)
 /* (buffer, count, datatype, root, comm, ierror) */
 COLLECTIVE(mpi_bcast, MPI_BCAST, BCAST, mpi_ibcast, MPI_IBCAST, IBCAST,
            (.shape = BCAST, .sendcount = 2, .sendtype = 3, .root = 4, .comm = 5), 6)

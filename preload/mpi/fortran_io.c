@@ -40,7 +40,7 @@ static void io_call(const struct io_desc *d, fortran_fn real, void *caller, void
 }
 
 #define IO(lower, upper, F, ...)                                                              \
-    FORTRAN(lower, upper, io_call, struct io_desc, .f = SCOPE_WRAPPED_##F, __VA_ARGS__)
+    FORTRAN_BUFFERS(lower, upper, io_call, struct io_desc, .f = SCOPE_WRAPPED_##F, __VA_ARGS__)
 
 /* (fh, buf, count, datatype, status or request, ierror) */
 #define POINTER .position = AT_POINTER, .count = 3, .type = 4, .ierr = 6

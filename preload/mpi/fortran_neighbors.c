@@ -41,12 +41,12 @@ static void neighbor_call(const struct neighbor_desc *d, fortran_fn real, void *
 /* A neighborhood collective and its nonblocking form, whose request comes
  * before ierror. */
 #define NEIGHBOR(lower, upper, F, ilower, iupper, IF, SENT, RECEIVED, COMM)                   \
-    FORTRAN(lower, upper, neighbor_call, struct neighbor_desc, .f = SCOPE_WRAPPED_##F,        \
-            .sent = {UNPAREN SENT}, .received = {UNPAREN RECEIVED}, .comm = COMM,             \
-            .ierr = COMM + 1)                                                                 \
-    FORTRAN(ilower, iupper, neighbor_call, struct neighbor_desc, .f = SCOPE_WRAPPED_##IF,     \
-            .sent = {UNPAREN SENT}, .received = {UNPAREN RECEIVED}, .comm = COMM,             \
-            .ierr = COMM + 2)
+    FORTRAN_BUFFERS(lower, upper, neighbor_call, struct neighbor_desc,                        \
+                    .f = SCOPE_WRAPPED_##F, .sent = {UNPAREN SENT},                           \
+                    .received = {UNPAREN RECEIVED}, .comm = COMM, .ierr = COMM + 1)           \
+    FORTRAN_BUFFERS(ilower, iupper, neighbor_call, struct neighbor_desc,                      \
+                    .f = SCOPE_WRAPPED_##IF, .sent = {UNPAREN SENT},                          \
+                    .received = {UNPAREN RECEIVED}, .comm = COMM, .ierr = COMM + 2)
 
 /* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror) */
 NEIGHBOR(mpi_neighbor_allgather, MPI_NEIGHBOR_ALLGATHER, NEIGHBOR_ALLGATHER,

@@ -23,11 +23,6 @@ struct p2p_desc {
     int count, type, dest, sendtag, source, recvtag, comm, status, ierr;
 };
 
-static int status_ignored(const void *status)
-{
-    return !status || status == MPI_F_STATUS_IGNORE;
-}
-
 static void add_sent(struct wrapped_call *w, const struct p2p_desc *d, void *const *a,
                      const struct scope_comm *c)
 {
@@ -73,7 +68,7 @@ static void p2p_call(const struct p2p_desc *d, fortran_fn real, void *caller, vo
         return;
     }
     MPI_Fint own[FORTRAN_STATUS_INTS];
-    if (d->kind != SEND && d->kind != IRECV && status_ignored(fortran_arg(a, d->status)))
+    if (d->kind != SEND && d->kind != IRECV && scope_fortran_status_ignored(fortran_arg(a, d->status), 0))
         a[d->status - 1] = own;
     fortran_forward(real, a);
     if (recorded)
@@ -91,7 +86,8 @@ static void p2p_call(const struct p2p_desc *d, fortran_fn real, void *caller, vo
         call_ends(&w, caller);
 }
 
-#define P2P(lower, upper, ...) FORTRAN(lower, upper, p2p_call, struct p2p_desc, __VA_ARGS__)
+#define P2P(lower, upper, ...)                                                                \
+    FORTRAN_BUFFERS(lower, upper, p2p_call, struct p2p_desc, __VA_ARGS__)
 /* A send's positions (Sendrecv's send part too); its kind and the rest. */
 #define SENDS(F, KIND, ...) .f = SCOPE_WRAPPED_##F, .kind = KIND, .count = 2, .type = 3,        \
                             .dest = 4, .sendtag = 5, __VA_ARGS__
@@ -201,8 +197,7 @@ static void completion_call(const struct completion_desc *d, fortran_fn real, vo
         return;
     }
     const void *statuses = fortran_arg(a, d->statuses);
-    if (n && (!statuses || statuses == (d->count && d->kind != ANY ? MPI_F_STATUSES_IGNORE
-                                                                    : MPI_F_STATUS_IGNORE)))
+    if (n && scope_fortran_status_ignored(statuses, d->count && d->kind != ANY))
         a[d->statuses - 1] = own;
     fortran_forward(real, a);
     if (recorded)

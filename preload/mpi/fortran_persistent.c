@@ -17,8 +17,7 @@
 
 static void keep_status(void **a, int pos, MPI_Fint *own)
 {
-    const void *status = fortran_arg(a, pos);
-    if (!status || status == MPI_F_STATUS_IGNORE)
+    if (scope_fortran_status_ignored(fortran_arg(a, pos), 0))
         a[pos - 1] = own;
 }
 
@@ -55,7 +54,8 @@ static void init_call(const struct init_desc *d, fortran_fn real, void *caller, 
     }
 }
 
-#define INIT(lower, upper, ...) FORTRAN(lower, upper, init_call, struct init_desc, __VA_ARGS__)
+#define INIT(lower, upper, ...)                                                               \
+    FORTRAN_BUFFERS(lower, upper, init_call, struct init_desc, __VA_ARGS__)
 
 INIT(mpi_send_init, MPI_SEND_INIT, .f = SCOPE_WRAPPED_SEND_INIT, .send = 1)
 INIT(mpi_ssend_init, MPI_SSEND_INIT, .f = SCOPE_WRAPPED_SSEND_INIT, .send = 1)
@@ -198,6 +198,6 @@ static void mrecv_call(const struct mrecv_desc *d, fortran_fn real, void *caller
         call_ends(&w, caller);
 }
 
-FORTRAN(mpi_mrecv, MPI_MRECV, mrecv_call, struct mrecv_desc, .f = SCOPE_WRAPPED_MRECV)
-FORTRAN(mpi_imrecv, MPI_IMRECV, mrecv_call, struct mrecv_desc, .f = SCOPE_WRAPPED_IMRECV,
-        .pending = 1)
+FORTRAN_BUFFERS(mpi_mrecv, MPI_MRECV, mrecv_call, struct mrecv_desc, .f = SCOPE_WRAPPED_MRECV)
+FORTRAN_BUFFERS(mpi_imrecv, MPI_IMRECV, mrecv_call, struct mrecv_desc,
+                .f = SCOPE_WRAPPED_IMRECV, .pending = 1)

@@ -3,9 +3,13 @@
 collectives, file reads and writes (with their offsets), probes and
 matched receives carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
-resolved), total bytes sent must equal total bytes received, and the call
-sites must be the program's own subroutines, not the MPI library's Fortran
-bindings.
+resolved), the one-sided calls and atomics their bytes and targets as
+world ranks, the communicators made in Fortran (duplicates, a Cartesian
+grid over rotated ranks, its rows, an intercommunicator of the rows and
+its merge) their ids in rank 0's order of creation, the same on every member,
+with their sizes and members, each once in the file, total bytes sent must
+equal total bytes received, and the call sites must be the program's own
+subroutines, not the MPI library's Fortran bindings.
 usage: check_fortran.py FILE [DIR (unused)]"""
 import sys
 
@@ -64,6 +68,26 @@ with h5py.File(sys.argv[1]) as f:
         return [i for i in range(len(column(g, "callsite_ids")))
                 if any(s in caller_of(g, i) for s in SUBROUTINES)]
 
+    comm_rows = f["metadata/communicators"][:]
+    comm_members = f["metadata/communicator_members"][:].tolist()
+
+    def members(comm):
+        """Communicator comm's members as world ranks, in its rank order."""
+        if not 0 < comm < len(comm_rows):
+            fail(f"communicator {comm} is not in /metadata/communicators")
+        size, first = (int(v) for v in comm_rows[comm])
+        return comm_members[first:first + size]
+
+    def rows_of(g, caller):
+        return [i for i in range(len(column(g, "callsite_ids"))) if caller in caller_of(g, i)]
+
+    # the reversed communicator of onesided: rank 0's MPI_Put's
+    g = f["rank0/regions/MPI_Put"]
+    reversed_comm = column(g, "comm")[rows_of(g, "onesided")[0]] if rows_of(g, "onesided") else -1
+    if members(reversed_comm) != list(range(N - 1, -1, -1)):
+        fail(f"the reversed communicator {reversed_comm}: members {members(reversed_comm)}")
+    # cartesian: the ids each rank used, by role
+    used = {}
     sent = received = 0
     for r in range(N):
         left, right = (r + N - 1) % N, (r + 1) % N
@@ -89,6 +113,7 @@ with h5py.File(sys.argv[1]) as f:
             ("MPI_Wait", "persistent"): ([(0, -1, -1), (12 * (right + 1), right, 91)],
                                          "persistent"),
             ("MPI_Wait", "neighbors"): ([(0, -1, -1)], "neighbors"),
+            ("MPI_Wait", "onesided"): ([(0, -1, -1)], "onesided"),
             "MPI_Bcast": ([(48 if r == 1 else 0, 1, -1)], "collectives"),
             "MPI_Reduce": ([(12, 2, -1)], "collectives"),
             "MPI_Allreduce": ([(16, -1, -1)], "collectives"),
@@ -165,16 +190,23 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Sendrecv": [(0, 0, left, 16 * (r + 1), 72, 0),
                              (0, 1, right, 16 * (right + 1), 72, 0)],
         }
-        # one-sided: (bytes, target as a world rank, tag) on the reversed communicator
-        for name, want_call in {"MPI_Put": (4, N - 1, -1), "MPI_Get": (8, 0, -1),
-                                "MPI_Accumulate": (12, N - 2, -1)}.items():
+        # one-sided: (bytes, target as a world rank) of each call on the
+        # reversed communicator (the same id on every rank); the atomics:
+        # the operand sent (none for MPI_NO_OP) + the result fetched
+        for name, want_calls in {
+                "MPI_Put": [(4, N - 1)], "MPI_Get": [(8, 0)], "MPI_Accumulate": [(12, N - 2)],
+                "MPI_Get_accumulate": [(8 + 8, 1)],
+                "MPI_Fetch_and_op": [(0 + 4, 0), (4 + 4, 0)],
+                "MPI_Compare_and_swap": [(3 * 4, N - 1)],
+                "MPI_Rget_accumulate": [(0 + 12, 2)]}.items():
             g = f[f"rank{r}/regions/{name}"]
             rows = program_rows(g)
             got = columns(g, rows)
-            if got[:3] != [[v] for v in want_call] or got[3][0] <= 0 or \
-                    "onesided" not in caller_of(g, rows[0]):
-                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_call} on "
-                     f"a new communicator from onesided")
+            want_cols = [[c[0] for c in want_calls], [c[1] for c in want_calls],
+                         [-1] * len(want_calls), [reversed_comm] * len(want_calls)]
+            if got != want_cols or any("onesided" not in caller_of(g, i) for i in rows):
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_cols} "
+                     f"from onesided")
         # the neighborhood collectives: a message to and from each neighbor
         # on the Cartesian communicator (its id: any but the world's)
         for name, (to_left, to_right, from_left, from_right) in {
@@ -198,6 +230,69 @@ with h5py.File(sys.argv[1]) as f:
                 fail(f"rank {r} {name}: messages {got}, want {msgs}")
             sent += sum(m[3] for m in got if m[1] == 0)
             received += sum(m[3] for m in got if m[1] == 1)
+        # cartesian: the duplicates first (tag 62) and second (tag 61),
+        # even ranks sending to r + 1, odd ones receiving from r - 1
+        if r % 2 == 0:
+            g = f[f"rank{r}/regions/MPI_Send"]
+            rows = rows_of(g, "cartesian")
+            got = columns(g, rows)
+            if got[:3] != [[4, 8], [r + 1] * 2, [61, 62]]:
+                fail(f"rank {r} MPI_Send from cartesian: (bytes, peer, tag) {got[:3]}, want "
+                     f"(4, {r + 1}, 61), (8, {r + 1}, 62)")
+            got = messages(g, rows)
+        else:
+            g = f[f"rank{r}/regions/MPI_Irecv"]
+            got = columns(g, rows_of(g, "cartesian"))
+            if got[:3] != [[0, 0], [r - 1] * 2, [62, 61]]:
+                fail(f"rank {r} MPI_Irecv from cartesian: (bytes, peer, tag) {got[:3]}, want "
+                     f"(0, {r - 1}, 62), (0, {r - 1}, 61)")
+            used.setdefault("first", set()).add(got[3][0])
+            used.setdefault("second", set()).add(got[3][1])
+            g = f[f"rank{r}/regions/MPI_Waitall"]
+            got = messages(g, rows_of(g, "cartesian"))
+        for tag, role, nbytes in ((61, "second", 4), (62, "first", 8)):
+            m = [x for x in got if x[4] == tag]
+            kind, peer = (0, r + 1) if r % 2 == 0 else (1, r - 1)
+            if len(m) != 1 or m[0][1:5] != (kind, peer, nbytes, tag):
+                fail(f"rank {r} cartesian tag {tag}: messages {m}, want one of {nbytes} bytes "
+                     f"{'to' if kind == 0 else 'from'} {peer}")
+            used.setdefault(role, set()).add(m[0][5])
+            sent += nbytes if kind == 0 else 0
+            received += nbytes if kind == 1 else 0
+        # the halo along the grid's rows: to and from world rank N - 1 - r
+        peer = N - 1 - r
+        g = f[f"rank{r}/regions/MPI_Sendrecv"]
+        got = messages(g, rows_of(g, "cartesian"))[:2]
+        grid = got[0][5] if got else -1
+        want_halo = [(0, 0, peer, 4 * (r + 1), 63, grid), (0, 1, peer, 4 * (peer + 1), 63, grid)]
+        if got != want_halo:
+            fail(f"rank {r} MPI_Sendrecv from cartesian: messages {got}, want {want_halo}")
+        used.setdefault("grid", set()).add(grid)
+        sent += 4 * (r + 1)
+        received += 4 * (peer + 1)
+        g = f[f"rank{r}/regions/MPI_Allreduce"]
+        got = columns(g, rows_of(g, "cartesian"))
+        if got[:3] != [[12], [-1], [-1]]:
+            fail(f"rank {r} MPI_Allreduce from cartesian: (bytes, peer, tag) {got[:3]}, "
+                 f"want (12, -1, -1)")
+        used.setdefault(("row", r), set()).add(got[3][0])
+        # the rows' intercommunicator: with the same rank of the other row
+        partner = (r + 2) % N
+        g = f[f"rank{r}/regions/MPI_Sendrecv"]
+        got = messages(g, rows_of(g, "cartesian"))[2:]
+        inter = got[0][5] if got else -1
+        want_inter = [(1, 0, partner, 4 * (r + 1), 65, inter),
+                      (1, 1, partner, 4 * (partner + 1), 65, inter)]
+        if got != want_inter or inter in (grid, -1):
+            fail(f"rank {r} MPI_Sendrecv from cartesian on the intercommunicator: messages "
+                 f"{got}, want {want_inter} on a communicator of its own")
+        sent += 4 * (r + 1)
+        received += 4 * (partner + 1)
+        g = f[f"rank{r}/regions/MPI_Barrier"]
+        got = columns(g, rows_of(g, "cartesian"))
+        if got[:3] != [[0], [-1], [-1]]:
+            fail(f"rank {r} MPI_Barrier from cartesian: (bytes, peer, tag) {got[:3]}")
+        used.setdefault("merged", set()).add(got[3][0])
         # I/O: (bytes, offset) of each call
         for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
                             "MPI_File_write": [(12, 100 * r + 40)],
@@ -207,6 +302,35 @@ with h5py.File(sys.argv[1]) as f:
             if len(g["bytes"]) != len(calls) or \
                     [(b, o) for b, o, _ in got] != calls or "files" not in got[0][2]:
                 fail(f"rank {r} {name}: (bytes, offset, caller) {got}, want {calls} from files")
+    # every member used the same id for each communicator made in Fortran,
+    # sizes and members from /metadata
+    one = {}
+    for role, ids in used.items():
+        if len(ids) != 1:
+            fail(f"cartesian: the ranks used ids {sorted(ids)} for communicator {role}")
+        one[role] = next(iter(ids))
+    rows = {r: one[("row", r)] for r in range(N)}
+    grid_world = [(g + N - 1) % N for g in range(N)]
+    want_members = {"first": list(range(N)), "second": list(range(N)), "grid": grid_world,
+                    "merged": grid_world}
+    for r in range(N):
+        want_members[("row", r)] = grid_world[:2] if r in grid_world[:2] else grid_world[2:]
+    for role, ids in want_members.items():
+        if members(one[role]) != ids:
+            fail(f"cartesian: communicator {role} (id {one[role]}) has members "
+                 f"{members(one[role])}, want {ids}")
+    # (rank 0's communicators are numbered first, in the order it made them)
+    if not one["first"] < one["second"] < one["grid"] < rows[0] < one["merged"] or \
+            len(set(rows.values())) != 2:
+        fail(f"cartesian: ids first {one['first']}, second {one['second']}, grid "
+             f"{one['grid']}, rows {rows}, merged {one['merged']}: not in the order of creation")
+    # each communicator the program made once: the world, neighbors' ring,
+    # onesided's reversed one, and cartesian's first, second, rotated,
+    # grid, two rows, the intercommunicator (as each side's group) and the
+    # merged one
+    if len(comm_rows) != 12:
+        fail(f"{len(comm_rows)} communicators in the file, want 12: "
+             f"{[members(c) for c in range(1, len(comm_rows))]}")
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "

@@ -41,7 +41,25 @@
 ! In subroutine onesided, on a window over the ranks in reverse order
 ! (MPI_Comm_split), between fences: MPI_Put of 1 integer to its rank 0
 ! (world rank 3), MPI_Get of 2 from its last (world 0), MPI_Accumulate of 3
-! to its rank 1 (world 2).
+! to its rank 1 (world 2), MPI_Get_accumulate of 2 integers fetching 2
+! from its rank 2 (world 1), MPI_Fetch_and_op of 1 integer from its last
+! (world 0) with MPI_NO_OP, then with MPI_SUM, MPI_Compare_and_swap of 1
+! integer at its rank 0 (world 3); then in a passive epoch
+! MPI_Rget_accumulate with MPI_NO_OP fetching 3 integers from its rank 1
+! (world 2), completed by MPI_Wait.
+! In subroutine cartesian, two duplicates of MPI_COMM_WORLD, first and
+! second, first used in opposite orders: each even rank r sends 1 integer
+! on second (tag 61), then 2 on first (tag 62) to rank r + 1, which
+! receives them with MPI_Irecv on first, then on second, and MPI_Waitall;
+! then a periodic 2 x (N/2) Cartesian grid (MPI_Cart_create, no reorder)
+! over the world ranks rotated (MPI_Comm_split, key r + 1: grid rank g is
+! world rank g - 1 mod N): MPI_Sendrecv of r + 1 integers along
+! dimension 2 (MPI_Cart_shift; tag 63), and the rows of the grid
+! (MPI_Cart_sub) each MPI_Allreduce 3 integers; the two rows joined as an
+! intercommunicator (MPI_Intercomm_create, leaders world ranks 3 and 1):
+! MPI_Sendrecv of r + 1 integers with the same rank of the other row (tag
+! 65), then merged (MPI_Intercomm_merge, the first row low) for an
+! MPI_Barrier.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -286,10 +304,13 @@
     USE_MPI
     implicit none
     integer, intent(in) :: rank, nranks
-    integer :: buf(16), out(16), ierr
+    integer :: buf(16), out(16), res(16), one, zero, fetched, ierr
     integer(kind=MPI_ADDRESS_KIND) :: size, disp
     COMM :: reverse
     WIN :: win
+    REQUEST :: req
+    one = 1
+    zero = 0
     buf = 0
     out = rank
     call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, reverse, ierr)
@@ -304,9 +325,74 @@
     disp = 0
     call MPI_Accumulate(out, 3, MPI_INTEGER, 1, disp, 3, MPI_INTEGER, MPI_SUM, win, ierr)
     call MPI_Win_fence(0, win, ierr)
+    disp = 4
+    call MPI_Get_accumulate(out, 2, MPI_INTEGER, res, 2, MPI_INTEGER, 2, disp, 2, &
+                            MPI_INTEGER, MPI_SUM, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = 8
+    call MPI_Fetch_and_op(one, fetched, MPI_INTEGER, nranks - 1, disp, MPI_NO_OP, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Fetch_and_op(one, fetched, MPI_INTEGER, nranks - 1, disp, MPI_SUM, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    disp = 9
+    call MPI_Compare_and_swap(one, zero, fetched, MPI_INTEGER, 0, disp, win, ierr)
+    call MPI_Win_fence(MPI_MODE_NOSUCCEED, win, ierr)
+    disp = 10
+    call MPI_Win_lock_all(0, win, ierr)
+    call MPI_Rget_accumulate(out, 1, MPI_INTEGER, res, 3, MPI_INTEGER, 1, disp, 3, &
+                             MPI_INTEGER, MPI_NO_OP, win, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call MPI_Win_unlock_all(win, ierr)
     call MPI_Win_free(win, ierr)
     call MPI_Comm_free(reverse, ierr)
   end subroutine onesided
+
+  subroutine cartesian(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(8), in(8), dims(2), src, dst, leader, partner, ierr
+    logical :: periods(2), remain(2), second_row
+    COMM :: first, second, rotated, grid, row, rows, joined
+    REQUEST :: reqs(2)
+    out = rank
+    call MPI_Comm_dup(MPI_COMM_WORLD, first, ierr)
+    call MPI_Comm_dup(MPI_COMM_WORLD, second, ierr)
+    if (mod(rank, 2) == 0) then
+      call MPI_Send(out, 1, MPI_INTEGER, rank + 1, 61, second, ierr)
+      call MPI_Send(out, 2, MPI_INTEGER, rank + 1, 62, first, ierr)
+    else
+      call MPI_Irecv(in, 4, MPI_INTEGER, rank - 1, 62, first, reqs(1), ierr)
+      call MPI_Irecv(in(5), 4, MPI_INTEGER, rank - 1, 61, second, reqs(2), ierr)
+      call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    end if
+    call MPI_Comm_split(MPI_COMM_WORLD, 0, mod(rank + 1, nranks), rotated, ierr)
+    dims = (/ 2, nranks / 2 /)
+    periods = .true.
+    call MPI_Cart_create(rotated, 2, dims, periods, .false., grid, ierr)
+    call MPI_Cart_shift(grid, 1, 1, src, dst, ierr)
+    call MPI_Sendrecv(out, rank + 1, MPI_INTEGER, dst, 63, in, 8, MPI_INTEGER, src, 63, &
+                      grid, MPI_STATUS_IGNORE, ierr)
+    remain = (/ .false., .true. /)
+    call MPI_Cart_sub(grid, remain, row, ierr)
+    call MPI_Allreduce(out, in, 3, MPI_INTEGER, MPI_SUM, row, ierr)
+    second_row = mod(rank + 1, nranks) >= nranks / 2
+    leader = 3
+    if (.not. second_row) leader = 1
+    call MPI_Intercomm_create(row, 0, MPI_COMM_WORLD, leader, 64, rows, ierr)
+    partner = mod(mod(rank + 1, nranks), nranks / 2)
+    call MPI_Sendrecv(out, rank + 1, MPI_INTEGER, partner, 65, in, 8, MPI_INTEGER, partner, &
+                      65, rows, MPI_STATUS_IGNORE, ierr)
+    call MPI_Intercomm_merge(rows, second_row, joined, ierr)
+    call MPI_Barrier(joined, ierr)
+    call MPI_Comm_free(joined, ierr)
+    call MPI_Comm_free(rows, ierr)
+    call MPI_Comm_free(row, ierr)
+    call MPI_Comm_free(grid, ierr)
+    call MPI_Comm_free(rotated, ierr)
+    call MPI_Comm_free(second, ierr)
+    call MPI_Comm_free(first, ierr)
+  end subroutine cartesian
 
 program payload_fortran
   USE_MPI
@@ -324,6 +410,7 @@ program payload_fortran
   call persistent(rank, nranks)
   call neighbors(rank, nranks)
   call onesided(rank, nranks)
+  call cartesian(rank, nranks)
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran
