@@ -167,7 +167,8 @@ COLLECTIVE(mpi_gatherv, MPI_GATHERV, GATHERV, mpi_igatherv, MPI_IGATHERV, IGATHE
             .recvtype = 7, .root = 8, .comm = 9), 10)
 /* (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror) */
 COLLECTIVE(mpi_scatterv, MPI_SCATTERV, SCATTERV, mpi_iscatterv, MPI_ISCATTERV, ISCATTERV,
-           (.shape = SCATTERV, .sendcount = 2, .sendtype = 4, .root = 8, .comm = 9), 10)
+           (.shape = SCATTERV, .sendcount = 2, .sendtype = 4, .recvcount = 6, .recvtype = 7,
+            .root = 8, .comm = 9), 10)
 /* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror) */
 COLLECTIVE(mpi_allgather, MPI_ALLGATHER, ALLGATHER, mpi_iallgather, MPI_IALLGATHER, IALLGATHER,
            (.shape = GATHER, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,

@@ -5,7 +5,7 @@ matched receives carried (bytes, peers as world ranks, tags, roots, the
 messages of the point-to-point calls, MPI_ANY_SOURCE and ignored statuses
 resolved), total bytes sent must equal total bytes received, and the call
 sites must be the program's own subroutines, not the MPI library's Fortran
-bindings.
+bindings; the v and w collectives' bytes to and from each peer (peer_*).
 usage: check_fortran.py FILE [DIR (unused)]"""
 import sys
 
@@ -207,6 +207,23 @@ with h5py.File(sys.argv[1]) as f:
             if len(g["bytes"]) != len(calls) or \
                     [(b, o) for b, o, _ in got] != calls or "files" not in got[0][2]:
                 fail(f"rank {r} {name}: (bytes, offset, caller) {got}, want {calls} from files")
+    # bytes sender s sent receiver t in the v and w collectives (4-byte integers)
+    v_forms = {
+        "MPI_Gatherv": lambda s, t: 4 * (s + 1) if t == 0 else None,
+        "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 2 else None,
+        "MPI_Allgatherv": lambda s, t: 4 * (s + 1),
+        "MPI_Alltoallv": lambda s, t: 4 * (s + t),
+        "MPI_Alltoallw": lambda s, t: 4,
+    }
+    for name, bytes_of in v_forms.items():
+        for r in range(N):
+            want = [(p, d, 1, bytes_of(*pair)) for p in range(N)
+                    for d, pair in ((0, (r, p)), (1, (p, r))) if bytes_of(*pair) is not None]
+            g = f[f"rank{r}/regions/{name}"]
+            got = list(zip(*(g[d][:].tolist() for d in
+                             ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes"))))
+            if got != want:
+                fail(f"rank {r} {name}: (peer, direction, messages, bytes) {got}, want {want}")
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "
