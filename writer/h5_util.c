@@ -1,5 +1,6 @@
 /* h5_util.c: error messages with HDF5's innermost cause, scalar attributes
- * (strings as variable-length UTF-8, as h5py writes them), closing ids. */
+ * (strings as variable-length UTF-8, as h5py writes them), closing ids,
+ * small datasets. */
 #include "h5_util.h"
 
 #include <stdarg.h>
@@ -158,6 +159,31 @@ int h5_write_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_t
                  ? h5_fail(e, "cannot write /metadata/%s", name) : 0;
     if (d >= 0)
         H5Dclose(d);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+#define COMPACT_MOST 16384   /* bytes; HDF5 allows 64 KiB in an object header */
+
+int h5_write_vector(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                    const void *data, size_t n, const struct h5_err *e)
+{
+    hsize_t dims = n;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl >= 0 && n * H5Tget_size(file_type) <= COMPACT_MOST)
+        H5Pset_layout(dcpl, H5D_COMPACT);
+    hid_t d = space < 0 || dcpl < 0 ? H5I_INVALID_HID
+                                    : H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, dcpl,
+                                                 H5P_DEFAULT);
+    int rc = d < 0 || (n && H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+                 ? h5_fail(e, "cannot write %s", name)
+                 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
     if (space >= 0)
         H5Sclose(space);
     return rc;

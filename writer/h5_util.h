@@ -51,4 +51,10 @@ hid_t h5_group_create(hid_t parent, const char *name);
 int h5_write_dataset(hid_t group, const char *name, hid_t file_type, hid_t mem_type, int rank,
                      const hsize_t *dims, const void *rows, const struct h5_err *e);
 
+/* n values as the one-dimensional dataset `name` in loc, stored in its
+ * object header while small (no separate block of data to allocate and
+ * point to). */
+int h5_write_vector(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                    const void *data, size_t n, const struct h5_err *e);
+
 #endif

@@ -11,6 +11,7 @@
  * stored with H5Dwrite_chunk; the datasets declare the standard shuffle
  * and deflate filters that decode them. */
 #include "region_stream.h"
+#include "peer_datasets.h"
 #include "profile_datasets.h"
 
 #include <stdio.h>
@@ -112,7 +113,10 @@ int region_begin(struct region_stream *r, hid_t regions,
          h5_attr_string(r->group, "clones", info->clones, &r->err) < 0) ||
         (info->unfinished &&
          h5_attr_int64(r->group, "unfinished_calls", (int64_t)info->unfinished, &r->err) < 0) ||
-        (info->payload && h5_attr_string(r->group, "mpi_payload", info->payload, &r->err) < 0))
+        (info->payload && h5_attr_string(r->group, "mpi_payload", info->payload, &r->err) < 0) ||
+        (info->peers && info->peers->n && peer_totals_write(r->group, info->peers, &r->err) < 0) ||
+        (info->peers && info->peers->n && !info->payload && info->peers->family &&
+         h5_attr_string(r->group, "mpi_payload", info->peers->family, &r->err) < 0))
         return -1;
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;

@@ -99,6 +99,19 @@ struct scope_region_profile {
                                    /* given to callsites(), -1: none); NULL: none has one */
 };
 
+/* What a region's calls on one rank moved to and from each peer, beside
+ * their rows (README.md, "File format": peer_ranks ...): n entries sorted
+ * by peer then direction (0: sent to the peer, 1: received from it). */
+struct scope_peer_totals {
+    const char *family;            /* the region's MPI payload family ("p2p", */
+                                   /* "collective"): its mpi_payload when it has */
+                                   /* no payload rows (a profile, all calls folded) */
+    size_t n;
+    const int32_t *peer;           /* world ranks */
+    const int8_t *direction;
+    const int64_t *messages, *bytes;
+};
+
 /* One region (hooked function) of one rank. */
 struct scope_region_info {
     const char *name;              /* display name; '/' is escaped by the writer */
@@ -113,6 +126,7 @@ struct scope_region_info {
                                    /* "collective", ...), else NULL */
     const struct scope_region_profile *profile;   /* profile mode, else NULL: its */
                                    /* statistics then come from it, it has no calls */
+    const struct scope_peer_totals *peers;   /* NULL or n == 0: none */
 };
 
 /* The run's communicators (README.md, "File format"): communicator i has

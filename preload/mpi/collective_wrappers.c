@@ -3,8 +3,9 @@
  * one description each: one item per call, its bytes being what leaves
  * this rank's send buffer (collective_bytes.h; w forms: the sum of its
  * typed send counts), its peer the root as a world rank (-1 without
- * one). */
-#include "collective_bytes.h"
+ * one); the v and w forms also add their bytes per peer to the peer
+ * totals (collective_peers.h). */
+#include "collective_peers.h"
 
 static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 {
@@ -15,15 +16,23 @@ static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 }
 
 /* One form: its parameters, arguments, communicator, bytes and root
- * (expressions of the arguments and c, the communicator's entry). */
-#define COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT)                                 \
-    CARRIER(F, NAME, PARAMS, ARGS, BYTES, ROOT, scope_comm_of(COMM))
+ * (expressions of the arguments and c, the communicator's entry), then
+ * what it does per peer (statements). */
+#define COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT, PEERS)                          \
+    CARRIER_THEN(F, NAME, PARAMS, ARGS, BYTES, ROOT, scope_comm_of(COMM), PEERS)
 
-/* A collective and its nonblocking form (the same and a request). */
-#define BOTH_FORMS(F, NAME, IF, INAME, PARAMS, ARGS, COMM, BYTES, ROOT)                       \
-    COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT)                                      \
+/* A collective and its nonblocking form (the same and a request); the v
+ * and w forms with their peers. */
+#define BOTH_V_FORMS(F, NAME, IF, INAME, PARAMS, ARGS, COMM, BYTES, ROOT, PEERS)              \
+    COLLECTIVE(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT, PEERS)                               \
     COLLECTIVE(IF, INAME, (UNPAREN PARAMS, MPI_Request *request), (UNPAREN ARGS, request),    \
-               COMM, BYTES, ROOT)
+               COMM, BYTES, ROOT, PEERS)
+#define BOTH_FORMS(F, NAME, IF, INAME, PARAMS, ARGS, COMM, BYTES, ROOT)                       \
+    BOTH_V_FORMS(F, NAME, IF, INAME, PARAMS, ARGS, COMM, BYTES, ROOT, )
+
+/* count values of type, or per rank counts (of types). */
+#define COUNTS(count, counts, type, types)                                                    \
+    (&(struct peer_counts){(count), (counts), (type), (types), NULL})
 
 #define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
 
@@ -40,11 +49,13 @@ BOTH_FORMS(ALLREDUCE, Allreduce, IALLREDUCE, Iallreduce,
            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
             MPI_Comm comm),
            (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
-BOTH_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
-           (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
-            MPI_Op op, MPI_Comm comm),
-           (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
-           type_bytes(per_rank(0, recvcounts, c), type), -1)
+BOTH_V_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
+             (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
+              MPI_Op op, MPI_Comm comm),
+             (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
+             type_bytes(per_rank(0, recvcounts, c), type), -1,
+             collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),
+                              COUNTS(0, recvcounts, type, NULL), -1, c);)
 BOTH_FORMS(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, IREDUCE_SCATTER_BLOCK,
            Ireduce_scatter_block,
            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
@@ -65,37 +76,45 @@ BOTH_FORMS(GATHER, Gather, IGATHER, Igather,
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
            gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
            root)
-BOTH_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-            MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
-           comm,
-           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
-           root)
+BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
+             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+              MPI_Comm comm),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
+             comm,
+             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
+             root,
+             collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),
+                              COUNTS(sendcount, NULL, sendtype, NULL),
+                              COUNTS(0, recvcounts, recvtype, NULL), root, c);)
 BOTH_FORMS(SCATTER, Scatter, ISCATTER, Iscatter,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
            scatter_bytes(sendcount, NULL, sendtype, root, c), root)
-BOTH_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
-           (const void *sendbuf, const int sendcounts[], const int displs[],
-            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-            MPI_Comm comm),
-           (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
-           comm, scatter_bytes(0, sendcounts, sendtype, root, c), root)
+BOTH_V_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
+             (const void *sendbuf, const int sendcounts[], const int displs[],
+              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+              MPI_Comm comm),
+             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
+             comm, scatter_bytes(0, sendcounts, sendtype, root, c), root,
+             collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),
+                              COUNTS(recvcount, NULL, recvtype, NULL), root, c);)
 BOTH_FORMS(ALLGATHER, Allgather, IALLGATHER, Iallgather,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
            gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
            -1)
-BOTH_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
-           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
-           -1)
+BOTH_V_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
+             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
+             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
+             -1,
+             collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),
+                              COUNTS(sendcount, NULL, sendtype, NULL),
+                              COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
 BOTH_FORMS(ALLTOALL, Alltoall, IALLTOALL, Ialltoall,
            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
@@ -103,22 +122,28 @@ BOTH_FORMS(ALLTOALL, Alltoall, IALLTOALL, Ialltoall,
            alltoall_bytes(IN_PLACE(sendbuf), sendcount, NULL, sendtype, recvcount, NULL,
                           recvtype, c),
            -1)
-BOTH_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
-           (const void *sendbuf, const int sendcounts[], const int sdispls[],
-            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-            MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
-           comm,
-           alltoall_bytes(IN_PLACE(sendbuf), 0, sendcounts, sendtype, 0, recvcounts, recvtype,
-                          c),
-           -1)
-BOTH_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
-           (const void *sendbuf, const int sendcounts[], const int sdispls[],
-            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
-           (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-            comm),
-           comm,
-           IN_PLACE(sendbuf) ? sum_typed(recvcounts, recvtypes, comm_size(c))
-                             : sum_typed(sendcounts, sendtypes, comm_size(c)),
-           -1)
+BOTH_V_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
+             (const void *sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm),
+             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
+             comm,
+             alltoall_bytes(IN_PLACE(sendbuf), 0, sendcounts, sendtype, 0, recvcounts, recvtype,
+                            c),
+             -1,
+             collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
+                              COUNTS(0, sendcounts, sendtype, NULL),
+                              COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
+BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
+             (const void *sendbuf, const int sendcounts[], const int sdispls[],
+              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
+             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+              comm),
+             comm,
+             IN_PLACE(sendbuf) ? sum_typed(recvcounts, recvtypes, comm_size(c))
+                               : sum_typed(sendcounts, sendtypes, comm_size(c)),
+             -1,
+             collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
+                              COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),
+                              COUNTS(0, recvcounts, MPI_DATATYPE_NULL, recvtypes), -1, c);)

@@ -2,8 +2,10 @@
  * records with their payload (fortran_call.h), blocking and nonblocking,
  * one description each: where the function keeps its buffers, counts,
  * types, root and communicator, and its shape, whose bytes are the C
- * wrappers' (collective_bytes.h); the peer is the root as a world rank. */
-#include "collective_bytes.h"
+ * wrappers' (collective_bytes.h); the peer is the root as a world rank.
+ * The v and w forms add their bytes per peer as the C ones do
+ * (collective_peers.h). */
+#include "collective_peers.h"
 #include "fortran_call.h"
 
 enum collective_shape { BARRIER, BCAST, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, GATHER,
@@ -73,6 +75,41 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     return 0;
 }
 
+/* A v or w form's bytes per peer (the others add none). */
+static void collective_peer_bytes(const struct collective_desc *d, const struct wrapped_call *w,
+                                  void *const *a, const struct scope_comm *c)
+{
+    int typed = d->shape == ALLTOALLW;
+    MPI_Datatype st = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->sendtype);
+    MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
+    const MPI_Fint *sts = typed ? fortran_arg(a, d->sendtype) : NULL;
+    const MPI_Fint *rts = typed ? fortran_arg(a, d->recvtype) : NULL;
+    int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
+    struct peer_counts scalar_send = {fint(a, d->sendcount), NULL, st, NULL, NULL};
+    struct peer_counts send = {0, counts(a, d->sendcount), st, NULL, sts};
+    struct peer_counts scalar_recv = {fint(a, d->recvcount), NULL, rt, NULL, NULL};
+    struct peer_counts recv = {0, counts(a, d->recvcount), rt, NULL, rts};
+    struct peer_counts reduced = {0, counts(a, d->sendcount), st, NULL, NULL};
+    switch (d->shape) {
+    case REDUCE_SCATTER:   /* its counts are the receive counts */
+        collective_peers(w, V_REDUCE_SCATTER, 0, &scalar_send, &reduced, -1, c);
+        return;
+    case GATHERV:
+        collective_peers(w, d->root ? V_GATHER : V_ALLGATHER, in_place, &scalar_send, &recv,
+                         fint(a, d->root), c);
+        return;
+    case SCATTERV:
+        collective_peers(w, V_SCATTER, 0, &send, &scalar_recv, fint(a, d->root), c);
+        return;
+    case ALLTOALLV:
+    case ALLTOALLW:
+        collective_peers(w, V_ALLTOALL, in_place, &send, &recv, -1, c);
+        return;
+    default:
+        return;
+    }
+}
+
 static void collective_call(const struct collective_desc *d, fortran_fn real, void *caller,
                             void **a)
 {
@@ -83,6 +120,7 @@ static void collective_call(const struct collective_desc *d, fortran_fn real, vo
         const struct scope_comm *c = fortran_comm(a, d->comm);
         add_item(&w, SCOPE_ITEM_CALL, collective_bytes(d, a, c),
                  d->root ? scope_comm_world_rank(c, fint(a, d->root)) : -1, -1, c);
+        collective_peer_bytes(d, &w, a, c);
     }
     call_ends(&w, caller);
 }
@@ -132,7 +170,8 @@ COLLECTIVE(mpi_gatherv, MPI_GATHERV, GATHERV, mpi_igatherv, MPI_IGATHERV, IGATHE
             .recvtype = 7, .root = 8, .comm = 9), 10)
 /* (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror) */
 COLLECTIVE(mpi_scatterv, MPI_SCATTERV, SCATTERV, mpi_iscatterv, MPI_ISCATTERV, ISCATTERV,
-           (.shape = SCATTERV, .sendcount = 2, .sendtype = 4, .root = 8, .comm = 9), 10)
+           (.shape = SCATTERV, .sendcount = 2, .sendtype = 4, .recvcount = 6, .recvtype = 7,
+            .root = 8, .comm = 9), 10)
 /* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror) */
 COLLECTIVE(mpi_allgather, MPI_ALLGATHER, ALLGATHER, mpi_iallgather, MPI_IALLGATHER, IALLGATHER,
            (.shape = GATHER, .sendbuf = 1, .sendcount = 2, .sendtype = 3, .recvcount = 5,

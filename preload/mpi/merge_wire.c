@@ -14,10 +14,21 @@ struct rank_fixed {
     uint64_t host_len;
 };
 struct region_fixed {
-    uint64_t address, calls, unfinished, profile_len;
+    uint64_t address, calls, unfinished, profile_len, npeers;
     int64_t self_ns;
     uint32_t name_len, symbol_len, library_len, clones_len, payload_len, has_self;
+    uint32_t peer_family_len, pad;
 };
+
+/* A region's peer totals travel as four columns, in this order. */
+static const size_t peer_column_size[4] = {sizeof(int32_t), sizeof(int8_t), sizeof(int64_t),
+                                           sizeof(int64_t)};
+
+static void *peer_column(const struct scope_peer_totals *p, int c)
+{
+    const void *const columns[] = {p->peer, p->direction, p->messages, p->bytes};
+    return (void *)columns[c];
+}
 
 static size_t put_string(char *buf, size_t at, const char *s, uint32_t *len)
 {
@@ -76,8 +87,49 @@ size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info,
     at = put_string(buf, at, info->payload, &f.payload_len);
     if (info->profile)
         f.profile_len = scope_wire_profile_encode(buf + at, info->profile);
+    at += f.profile_len;
+    size_t peer_row = sizeof(int32_t) + sizeof(int8_t) + 2 * sizeof(int64_t);
+    if (info->peers && info->peers->n <= (SCOPE_WIRE_MESSAGE_BYTES - at) / peer_row)
+        f.npeers = info->peers->n;   /* else dropped: README's limits */
+    for (int c = 0; c < 4 && f.npeers; c++) {
+        memcpy(buf + at, peer_column(info->peers, c), f.npeers * peer_column_size[c]);
+        at += f.npeers * peer_column_size[c];
+    }
+    if (f.npeers)
+        at = put_string(buf, at, info->peers->family, &f.peer_family_len);
     memcpy(buf, &f, sizeof(f));
-    return at + f.profile_len;
+    return at;
+}
+
+/* The peer totals that end a region message (n rows, then the family's
+ * family_len bytes), malloc'd in one block (the struct, its columns, the
+ * family); NULL when short or out of memory. */
+static struct scope_peer_totals *peers_decode(const char *buf, size_t len, uint64_t n,
+                                              uint32_t family_len)
+{
+    size_t row = sizeof(int32_t) + sizeof(int8_t) + 2 * sizeof(int64_t);
+    if (n > len / row || family_len != len - n * row)
+        return NULL;
+    char *block = malloc(sizeof(struct scope_peer_totals) + n * row + family_len + 1);
+    if (!block)
+        return NULL;
+    struct scope_peer_totals *p = (struct scope_peer_totals *)block;
+    /* int64 columns first: aligned after the struct */
+    char *at = block + sizeof *p;
+    p->n = n;
+    p->messages = (int64_t *)at;
+    p->bytes = (int64_t *)(at + n * sizeof(int64_t));
+    p->peer = (int32_t *)(at + 2 * n * sizeof(int64_t));
+    p->direction = (int8_t *)(at + 2 * n * sizeof(int64_t) + n * sizeof(int32_t));
+    for (int c = 0; c < 4; c++) {
+        memcpy(peer_column(p, c), buf, n * peer_column_size[c]);
+        buf += n * peer_column_size[c];
+    }
+    char *family = block + sizeof *p + n * row;
+    memcpy(family, buf, family_len);
+    family[family_len] = '\0';
+    p->family = family_len ? family : NULL;
+    return p;
 }
 
 int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_info *info,
@@ -105,6 +157,10 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
     if (f.profile_len &&
         !(info->profile = scope_wire_profile_decode(p + strings, f.profile_len)))
         return -1;
+    size_t before_peers = sizeof(f) + strings + f.profile_len;
+    if (f.npeers && !(info->peers = peers_decode(buf + before_peers, len - before_peers,
+                                                 f.npeers, f.peer_family_len)))
+        return -1;
     *calls = f.calls;
     return info->name && info->symbol && info->library && info->clones &&
                    (!f.payload_len || info->payload) ? 0 : -1;
@@ -118,6 +174,7 @@ void scope_wire_region_free(struct scope_region_info *info)
     free((char *)info->clones);
     free((char *)info->payload);
     scope_wire_profile_free((struct scope_region_profile *)info->profile);
+    free((struct scope_peer_totals *)info->peers);
     *info = (struct scope_region_info){0};
 }
 

@@ -22,6 +22,7 @@
 #include "comm_table.h"
 #include "payload.h"
 #include "payload_functions.h"
+#include "peer_totals.h"
 #include "thread_state.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -81,12 +82,20 @@ static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, i
 /* Records the call; `caller` is its return address in the application. A
  * call that carried nothing (a Test or Iprobe that found nothing, a Wait
  * completing only sends, a failed call) is recorded as a timed call, no
- * payload header: polling loops cost no more than timed only. */
+ * payload header: polling loops cost no more than timed only. A call
+ * counted without a row (profile mode, folded) adds its messages to the
+ * peer totals. */
 static inline void call_ends(struct wrapped_call *w, void *caller)
 {
     scope_tls.busy--;
-    scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller,
-                            w->n ? w->item : NULL, w->n);
+    if (scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller,
+                                w->n ? w->item : NULL, w->n) == SCOPE_CALL_COUNTED)
+        for (size_t i = 0; i < w->n; i++)
+            if (w->item[i].kind != SCOPE_ITEM_CALL)
+                scope_peer_totals_add(w->hook, w->item[i].peer,
+                                      w->item[i].kind == SCOPE_ITEM_SENT ? SCOPE_PEER_SENT
+                                                                         : SCOPE_PEER_RECEIVED,
+                                      w->item[i].bytes);
     if (w->item != w->small)
         free(w->item);
 }
@@ -151,9 +160,13 @@ static inline int completions_recorded(void)
 
 /* MPI_NAME wrapped: each call recorded as one item carrying BYTES to
  * TARGET, a rank of the communicator entry COMM_ENTRY (-1: none);
- * expressions of the arguments. UNPAREN strips a list's parentheses. */
-#define CARRIER(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY)                            \
+ * expressions of the arguments. UNPAREN strips a list's parentheses.
+ * CARRIER_THEN runs the statements THEN (with w and c) after the item. */
+#define CARRIER_THEN(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY, THEN)                 \
     WRAPPED(F, NAME, PARAMS, ARGS, const struct scope_comm *c = (COMM_ENTRY);                 \
-            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (TARGET)), -1, c);)
+            add_item(&w, SCOPE_ITEM_CALL, (BYTES), scope_comm_world_rank(c, (TARGET)), -1, c); \
+            THEN)
+#define CARRIER(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY)                            \
+    CARRIER_THEN(F, NAME, PARAMS, ARGS, BYTES, TARGET, COMM_ENTRY, )
 
 #endif

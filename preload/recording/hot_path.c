@@ -156,17 +156,18 @@ static inline void emit_carrying(struct scope_thread *t, const struct scope_shad
  * else recorded (with the values of mask `values` and its payload items,
  * if any), its self time added to the table; either way its time counts in
  * its caller's children. */
-static void fold_or_record(struct scope_thread *t, struct scope_shadow_frame *f,
-                           struct scope_shadow_frame *caller, uint64_t end, uint32_t values,
-                           const struct scope_payload_item *items, size_t nitems, int may_fold)
+static enum scope_call_kept fold_or_record(struct scope_thread *t, struct scope_shadow_frame *f,
+                                           struct scope_shadow_frame *caller, uint64_t end,
+                                           uint32_t values, const struct scope_payload_item *items,
+                                           size_t nitems, int may_fold)
 {
     if (!scope_recording)
-        return;
+        return SCOPE_CALL_DROPPED;
     uint64_t d = end > f->start ? end - f->start : 0;
     if (may_fold && d < scope_fold_below) {
         f->path = SCOPE_PROFILE_NO_PATH;
         profile_call(t, f, caller, end);
-        return;
+        return SCOPE_CALL_COUNTED;
     }
     t->busy++;
     __asm__ volatile("" ::: "memory");
@@ -176,6 +177,7 @@ static void fold_or_record(struct scope_thread *t, struct scope_shadow_frame *f,
     __asm__ volatile("" ::: "memory");
     t->busy--;
     emit_carrying(t, f, end, values, items, nitems);
+    return SCOPE_CALL_STORED;
 }
 
 /* A frame of the shadow stack ends: counted in profile mode, else
@@ -624,13 +626,13 @@ __attribute__((visibility("hidden"))) uint64_t scope_wrapped_clock(void)
     return now_raw();
 }
 
-__attribute__((visibility("hidden"))) void
+__attribute__((visibility("hidden"))) enum scope_call_kept
 scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t return_address,
                         const struct scope_payload_item *items, size_t nitems)
 {
     struct scope_thread *t = &scope_tls;
     if (t->status != SCOPE_THREAD_ACTIVE || t->busy)
-        return;
+        return SCOPE_CALL_DROPPED;
     struct scope_shadow_frame f;
     f.return_address = return_address;
     f.slot = NULL;
@@ -639,20 +641,20 @@ scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t re
     f.stack = 0;
     struct scope_shadow_frame *caller = t->sp > t->sp_base ? t->sp - 1 : NULL;
     f.children = 0;
-    if (scope_fold_active) {   /* kept (what it carried is per call) until trace_limit */
-        fold_or_record(t, &f, caller, end, 0, items, nitems, scope_trace_limit_passed);
-        return;
-    }
+    if (scope_fold_active)   /* kept (what it carried is per call) until trace_limit */
+        return fold_or_record(t, &f, caller, end, 0, items, nitems, scope_trace_limit_passed);
     if (!scope_profile_mode) {
         emit_carrying(t, &f, end, 0, items, nitems);
-        return;
+        return SCOPE_CALL_STORED;
     }
-    /* a profile counts the call under its hooked caller's path; what it
-     * carried is not aggregated */
+    /* a profile counts the call under its hooked caller's path; the caller
+     * adds what it carried to the peer totals */
     f.path = scope_profile_path_of(t->profile, caller ? caller->path : SCOPE_PROFILE_ROOT, hook,
                                    site_caller(hook, return_address), 0);
-    if (scope_recording)
-        profile_call(t, &f, caller, end);
+    if (!scope_recording)
+        return SCOPE_CALL_DROPPED;
+    profile_call(t, &f, caller, end);
+    return SCOPE_CALL_COUNTED;
 }
 
 /* Communicator `id` of n members (world ranks), defined in the calling

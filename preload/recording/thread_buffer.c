@@ -7,6 +7,7 @@
 #include "thread_buffer.h"
 #include "fault_stack.h"
 #include "fold.h"
+#include "peer_totals.h"
 #include "log.h"
 #include "process_meta.h"
 #include "profile_table.h"
@@ -420,4 +421,5 @@ void scope_buffers_after_fork_child(void)
     thread_count = buffer_count = 0;
     scope_spill_writer_after_fork_child();
     scope_fold_after_fork_child();
+    scope_peer_totals_after_fork_child();
 }

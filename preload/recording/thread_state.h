@@ -101,12 +101,17 @@ void scope_shadow_unwind_through(uint64_t *slot, int ending, int thread_ends);
 
 /* scope's MPI wrappers (hot_path.c): whether the calling thread records a
  * call now (then *now is its start), the clock, and the call of hook
- * `hook` from return_address recorded with its payload items (payload.h). */
+ * `hook` from return_address recorded with its payload items (payload.h):
+ * stored as a row with them, counted without them (profile mode, a folded
+ * call), or neither (the thread stopped recording meanwhile). */
 struct scope_payload_item;
+enum scope_call_kept { SCOPE_CALL_DROPPED, SCOPE_CALL_STORED, SCOPE_CALL_COUNTED };
 int scope_wrapped_call_begins(uint64_t *now);
 uint64_t scope_wrapped_clock(void);
-void scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end, uint64_t return_address,
-                             const struct scope_payload_item *items, size_t nitems);
+enum scope_call_kept scope_wrapped_call_ends(uint32_t hook, uint64_t start, uint64_t end,
+                                             uint64_t return_address,
+                                             const struct scope_payload_item *items,
+                                             size_t nitems);
 /* Defines communicator `id` (members: world ranks) in the calling thread's
  * records (record.h), if it records: 0; -1 when the thread does not
  * record now, -2 when its buffer cannot take the definition. */

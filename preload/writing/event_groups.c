@@ -221,6 +221,7 @@ void scope_event_groups_free(struct scope_event_groups *g)
     if (g->profile)
         scope_rank_profile_free(g->profile);
     free(g->profile);
+    scope_region_peers_free(&g->peers);
     *g = (struct scope_event_groups){0};
     scope_sorted_runs_init(&g->runs, 0);
 }

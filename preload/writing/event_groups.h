@@ -10,6 +10,7 @@
 
 #include "segment_decode.h"
 #include "region_encode.h"
+#include "region_peers.h"
 #include "sorted_runs.h"
 
 #define SCOPE_CHUNK_EVENTS 65536
@@ -61,6 +62,8 @@ struct scope_event_groups {
     struct scope_event_anomaly anomaly;
     struct scope_rank_profile *profile;   /* profile mode: the calls added up */
                                           /* (profile_rank.h); NULL in trace mode */
+    struct scope_region_peers peers;      /* the peer totals by region (set by */
+                                          /* the caller, freed with the groups) */
     /* storage: all events sorted by (region, start) in memory, or sorted
      * runs in a file, merged per region by scope_event_groups_chunk */
     struct scope_event *events;   /* runs.nruns == 0 */

@@ -4,6 +4,8 @@
 #include "local_events.h"
 #include "fold.h"
 #include "log.h"
+#include "payload_functions.h"
+#include "peer_totals.h"
 #include "profile_rank.h"
 #include "profile_sites.h"
 #include "region_clones.h"
@@ -47,6 +49,28 @@ static int add_profile(struct scope_event_groups *g, const uint32_t *hook_region
     }
     free(tables);
     return rc;
+}
+
+/* The peer totals of the process's MPI calls, by region, each with its
+ * region's family (for its mpi_payload when it has no payload rows: a
+ * profile, every call folded). */
+static int add_peers(struct scope_event_groups *g, const uint32_t *hook_region,
+                     const char *const *hook_symbol, char *err, size_t errlen)
+{
+    struct scope_peer_total *totals = NULL;
+    size_t n = 0;
+    int rc = scope_peer_totals_collect(&totals, &n) == 0 &&
+                     scope_region_peers_build(&g->peers, totals, n, hook_region, scope_rt.nhooks,
+                                              g->nregions) == 0 ? 0 : -1;
+    free(totals);
+    if (rc != 0) {
+        snprintf(err, errlen, "out of memory adding up the messages per peer");
+        return -1;
+    }
+    for (size_t h = 0; h < scope_rt.nhooks; h++)
+        if (hook_region[h] < g->nregions && scope_payload_family(hook_symbol[h]))
+            g->peers.region[hook_region[h]].family = scope_payload_family(hook_symbol[h]);
+    return 0;
 }
 
 /* Waiting calls kept in memory for the self times: SCOPE_SELF_CALLS, or
@@ -94,6 +118,7 @@ int scope_local_events_build(struct scope_event_groups *g, struct scope_site_tab
         g->region_clones = scope_region_clones(hook_symbol, hook_region, scope_rt.nhooks,
                                                scope_rt.nregions);
         scope_event_groups_take_payload(g, &payload, hook_symbol, hook_region, scope_rt.nhooks);
+        rc = add_peers(g, hook_region, hook_symbol, err, errlen);
     }
     scope_payload_store_free(&payload);
     if (rc == 0 && g->anomaly.found) {
@@ -119,5 +144,6 @@ struct scope_region_info scope_local_region_info(const struct scope_event_groups
         .address = h->value, .clones = g->region_clones ? g->region_clones[r] : NULL,
         .unfinished = g->region_unfinished[r], .has_self = profile || g->self_known,
         .self_ns = profile ? profile->self_ns : g->region_self[r],
-        .payload = g->region_payload ? g->region_payload[r] : NULL, .profile = profile};
+        .payload = g->region_payload ? g->region_payload[r] : NULL, .profile = profile,
+        .peers = scope_region_peers_of(&g->peers, r)};
 }

@@ -2,8 +2,14 @@
 run on 4 ranks must say what every collective carried, exactly: bytes
 (derived type included, v forms summed, receive-only ranks 0), the root as
 a world rank, the communicator (world, or the one split by parity); a
-call that failed (an invalid datatype) recorded without payload.
-usage: check_collectives.py FILE [DIR (unused)]"""
+call that failed (an invalid datatype) recorded without payload; the v
+forms' bytes to and from each peer (peer_* datasets, a message per call),
+and the same per (sender, receiver) from `scope comm --collectives`.
+usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI)"""
+import csv
+import io
+import os
+import subprocess
 import sys
 
 import h5py
@@ -29,6 +35,7 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Reduce": [(80, 1, 0)],
             "MPI_Gather": [(28, 3, 0)],
             "MPI_Scatterv": [(40 if r == 0 else 0, 0, 0)],
+            "MPI_Gatherv": [(4 * (2 * r + 1), 2, 0)],
             "MPI_Allreduce": [(12, -1, 0), (8, -1, None)],
             "MPI_Iallreduce": [(32, -1, 0)],
             "MPI_Barrier": [(0, -1, 0)],
@@ -47,10 +54,47 @@ with h5py.File(sys.argv[1]) as f:
                     halves.setdefault(r % 2, set()).add(c)
             if any(k.startswith("msg_") for k in g) or set(g["tag"][:].tolist()) != {-1}:
                 fail(f"rank {r} {name}: a collective with message datasets or tags")
+    # bytes sent by sender s to receiver t in each v form, 4-byte ints
+    sent = {
+        "MPI_Alltoallv": lambda s, t: 4 * (s + 1) * (t + 2),
+        "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 0 else None,
+        "MPI_Gatherv": lambda s, t: 4 * (2 * s + 1) if t == 2 else None,
+    }
+    for name, bytes_of in sent.items():
+        for r in range(RANKS):
+            want = []
+            for p in range(RANKS):
+                for direction, (s, t) in ((0, (r, p)), (1, (p, r))):
+                    if bytes_of(s, t) is not None:
+                        want.append((p, direction, 1, bytes_of(s, t)))
+            g = f[f"rank{r}/regions/{name}"]
+            got = list(zip(*(g[d][:].tolist() for d in
+                             ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes"))))
+            if got != want:
+                fail(f"rank {r} {name}: (peer, direction, messages, bytes) {got}, want {want}")
     for parity, ids in halves.items():
         size, first = comms[next(iter(ids))]
         if len(ids) != 1 or members[first:first + size] != [parity, parity + 2]:
             fail(f"the communicator of parity {parity}: ids {ids}")
     if halves[0] == halves[1]:
         fail("both halves share a communicator id")
-    print("check_collectives: every collective's payload as expected")
+cli = subprocess.run([os.environ["SCOPE_CLI"], "comm", sys.argv[1], "--collectives",
+                      "--format", "csv"], capture_output=True, text=True)
+if cli.returncode != 0:
+    fail(f"scope comm --collectives: {cli.stderr}")
+pairs, section = {}, None
+for row in csv.reader(io.StringIO(cli.stdout)):
+    if row and row[0].startswith("# "):
+        section = row[0][2:]
+    elif section == "collective_pairs" and len(row) == 6 and row[0] != "region":
+        # region,sender,receiver,calls,bytes,received_bytes
+        pairs[(row[0], int(row[1]), int(row[2]))] = (int(row[3]), int(row[4]), int(row[5]))
+want = {}
+for name, bytes_of in sent.items():
+    for s in range(RANKS):
+        for t in range(RANKS):
+            if bytes_of(s, t) is not None:
+                want[(name, s, t)] = (1, bytes_of(s, t), bytes_of(s, t))
+if pairs != want:
+    fail(f"scope comm --collectives pairs {sorted(pairs.items())}, want {sorted(want.items())}")
+print("check_collectives: every collective's payload as expected")

@@ -9,7 +9,8 @@ grid over rotated ranks, its rows, an intercommunicator of the rows and
 its merge) their ids in rank 0's order of creation, the same on every member,
 with their sizes and members, each once in the file, total bytes sent must
 equal total bytes received, and the call sites must be the program's own
-subroutines, not the MPI library's Fortran bindings.
+subroutines, not the MPI library's Fortran bindings; the v and w
+collectives' bytes to and from each peer (peer_*).
 usage: check_fortran.py FILE [DIR (unused)]"""
 import sys
 
@@ -331,6 +332,23 @@ with h5py.File(sys.argv[1]) as f:
     if len(comm_rows) != 12:
         fail(f"{len(comm_rows)} communicators in the file, want 12: "
              f"{[members(c) for c in range(1, len(comm_rows))]}")
+    # bytes sender s sent receiver t in the v and w collectives (4-byte integers)
+    v_forms = {
+        "MPI_Gatherv": lambda s, t: 4 * (s + 1) if t == 0 else None,
+        "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 2 else None,
+        "MPI_Allgatherv": lambda s, t: 4 * (s + 1),
+        "MPI_Alltoallv": lambda s, t: 4 * (s + t),
+        "MPI_Alltoallw": lambda s, t: 4,
+    }
+    for name, bytes_of in v_forms.items():
+        for r in range(N):
+            want = [(p, d, 1, bytes_of(*pair)) for p in range(N)
+                    for d, pair in ((0, (r, p)), (1, (p, r))) if bytes_of(*pair) is not None]
+            g = f[f"rank{r}/regions/{name}"]
+            got = list(zip(*(g[d][:].tolist() for d in
+                             ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes"))))
+            if got != want:
+                fail(f"rank {r} {name}: (peer, direction, messages, bytes) {got}, want {want}")
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "

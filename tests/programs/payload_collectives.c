@@ -4,7 +4,8 @@
  * ints to rank j), MPI_Bcast of 5 elements of an MPI_Type_vector (3 blocks
  * of 2 doubles, stride 4: 48 bytes each) from root 2, MPI_Reduce of 10
  * doubles to root 1, MPI_Gather of 7 ints to root 3 (MPI_IN_PLACE there),
- * MPI_Scatterv from root 0 (j + 1 ints to rank j), MPI_Allreduce of 3 ints,
+ * MPI_Scatterv from root 0 (j + 1 ints to rank j), MPI_Gatherv to root 2
+ * (2j + 1 ints from rank j), MPI_Allreduce of 3 ints,
  * MPI_Iallreduce of 4 doubles, MPI_Barrier, and on a communicator split
  * by parity an MPI_Allreduce of 2 ints and an MPI_Bcast of 1 int from its
  * rank 1; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
     MPI_Gather(rank == 3 ? MPI_IN_PLACE : ints, 7, MPI_INT, more, 7, MPI_INT, 3, MPI_COMM_WORLD);
     int scounts[4] = {1, 2, 3, 4}, displs[4] = {0, 1, 3, 6};
     MPI_Scatterv(ints, scounts, displs, MPI_INT, more, rank + 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int gcounts[4] = {1, 3, 5, 7}, gdispls[4] = {0, 1, 4, 9};
+    MPI_Gatherv(ints, 2 * rank + 1, MPI_INT, more, gcounts, gdispls, MPI_INT, 2, MPI_COMM_WORLD);
     MPI_Allreduce(ints, more, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Request request;
     MPI_Iallreduce(doubles, out, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &request);

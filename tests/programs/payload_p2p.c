@@ -13,9 +13,11 @@
  * twice MPI_Startall and MPI_Waitall); 5 ints from rank 0 to rank 1 (tag
  * 400) taken by MPI_Mprobe and MPI_Mrecv, 9 doubles from rank 1 to rank 2
  * (tag 401) found by MPI_Probe and taken by MPI_Recv. With "abort", MPI_Abort ends the job (for scope
- * recover) instead of MPI_Finalize. */
+ * recover) instead of MPI_Finalize; with "rounds N" the ring and the halo
+ * exchange go N rounds instead of 3 (tests/e2e/payload_modes.sh). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ITERATIONS 3
@@ -134,7 +136,8 @@ int main(int argc, char **argv)
     }
     MPI_Group_free(&cart_group);
     MPI_Group_free(&world_group);
-    for (int i = 0; i < ITERATIONS; i++) {
+    int rounds = argc > 2 && strcmp(argv[1], "rounds") == 0 ? atoi(argv[2]) : ITERATIONS;
+    for (int i = 0; i < rounds; i++) {
         ring(dup, rank, size);
         halo(cart, i, expected);
     }

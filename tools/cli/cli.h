@@ -120,5 +120,11 @@ int cli_no_payload(const scope_file *f, scope_error *err);
  * err set on a bad filter or a file without payload. */
 int cli_payload_filter(const scope_file *f, const cli_options *opt, scope_filter *flt,
                        scope_error *err);
+/* Whether the file has a communication matrix: payload rows or peer totals
+ * (a profile's); the filter of a subcommand that reads it (comm), -1 with
+ * err set on a bad filter or a file without either. */
+bool cli_has_matrix(const scope_file *f);
+int cli_matrix_filter(const scope_file *f, const cli_options *opt, scope_filter *flt,
+                      scope_error *err);
 
 #endif

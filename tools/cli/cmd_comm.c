@@ -1,6 +1,7 @@
 /* scope comm: who sent how much to whom (the point-to-point matrix of
  * scope_comm_matrix), its totals with whether every byte sent was
- * received, and with --collectives the bytes collectives moved per rank. */
+ * received, and with --collectives the bytes collectives moved per rank
+ * and the v and w forms' bytes per pair (scope_collective_pairs). */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -45,6 +46,26 @@ static int collectives_table(const scope_file *f, const scope_filter *flt, repor
         table_int(t, (int64_t)rb[i].bytes);
     }
     free(rb);
+    size_t np = 0;
+    scope_collective_pair *pairs = scope_collective_pairs(f, flt, &np, err);
+    if (!pairs)
+        return -1;
+    t = report_table(out, "collective_pairs", false);
+    table_column(t, "region", COL_TEXT);
+    table_column(t, "sender", COL_INT);
+    table_column(t, "receiver", COL_INT);
+    table_column(t, "calls", COL_INT);
+    table_column(t, "bytes", COL_INT);
+    table_column(t, "received_bytes", COL_INT);
+    for (size_t i = 0; i < np; i++) {
+        table_text(t, scope_region_name(f, pairs[i].region));
+        table_int(t, pairs[i].sender);
+        table_int(t, pairs[i].receiver);
+        table_int(t, (int64_t)pairs[i].calls);
+        table_int(t, (int64_t)pairs[i].bytes);
+        table_int(t, (int64_t)pairs[i].recv_bytes);
+    }
+    free(pairs);
     return 0;
 }
 
@@ -52,7 +73,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
 {
     scope_filter flt;
     size_t n = 0;
-    if (cli_payload_filter(f, opt, &flt, err) < 0)
+    if (cli_matrix_filter(f, opt, &flt, err) < 0)
         return -1;
     scope_comm_pair *m = scope_comm_matrix(f, &flt, &n, err);
     if (!m)
@@ -84,9 +105,14 @@ const cli_command cmd_comm = {
         "bytes). The table and json add the totals sent and received (from the\n"
         "receivers' records) and whether they are equal. --ranks keeps the messages\n"
         "of those senders; --include/--exclude select regions on both sides (so\n"
-        "--include MPI_Isend keeps sends without their receives). --collectives adds\n"
-        "per rank the calls of collectives and the bytes they moved (what left the\n"
-        "rank's send buffer). A file without payload is an error with a hint.",
+        "--include MPI_Isend keeps sends without their receives). The messages of\n"
+        "calls not stored one by one (a profile, folded calls) count from their\n"
+        "peer totals, so a profile's matrix is the trace's. --collectives adds per\n"
+        "rank the calls of collectives and the bytes they moved (what left the\n"
+        "rank's send buffer), then per region, sender and receiver the bytes of the\n"
+        "v and w collectives (Alltoallv/w, Gatherv, Scatterv, Allgatherv,\n"
+        "Reduce_scatter): calls, bytes sent, and bytes received by the receiver.\n"
+        "A file without payload is an error with a hint.",
     .example = "scope comm profiling_data.h5 --format csv --collectives",
     .options = OPT_REGIONS | OPT_RANKS | OPT_SORT | OPT_TOP | OPT_COLLECTIVES,
     .run = run,

@@ -11,7 +11,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     static int (*const plots[])(const scope_file *, const scope_filter *, FILE *,
                                 scope_error *) = {plot_gantt, plot_durations, plot_flame,
                                                   plot_comm};
-    if (opt->kind == PLOT_COMM && !scope_has_payload(f))
+    if (opt->kind == PLOT_COMM && !cli_has_matrix(f))
         return cli_no_payload(f, err);
     scope_filter flt;
     FILE *file = cli_open_selection_output(f, opt, &flt, err);

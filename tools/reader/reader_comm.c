@@ -1,8 +1,9 @@
 /* Who sent how much to whom: the point-to-point matrix from the message
- * rows (each pair's sent side from the sender's rows, its received side
- * from the receiver's; each rank's rows summed per peer first, so that
- * the pairs, not the messages, are sorted), and the bytes a family of
- * regions (collectives) moved per rank. */
+ * rows and the peer totals of the calls without rows (each pair's sent
+ * side from the sender's, its received side from the receiver's; each
+ * rank's summed per peer first, so that the pairs, not the messages, are
+ * sorted), the bytes a family of regions (collectives) moved per rank,
+ * and the v and w collectives' bytes per pair from their peer totals. */
 #include "grow_array.h"
 #include "reader_internal.h"
 
@@ -80,6 +81,38 @@ static int add_messages(rank_sums *rs, pair_list *pl, const scope_payload *p, in
     return 0;
 }
 
+/* One (peer, direction) total of a rank into its sums, as add_messages. */
+static int add_total(rank_sums *rs, pair_list *pl, const scope_peer_total *t, int rank,
+                     const scope_file *f, scope_error *err)
+{
+    bool sent = t->direction == 0;
+    long pi = reader_rank_index(f, t->peer);
+    scope_comm_pair one = {.sender = sent ? rank : t->peer, .receiver = sent ? t->peer : rank};
+    scope_comm_pair *sum = pi >= 0 ? &rs->by_peer[pi] : &one;
+    if (pi >= 0 && sum->messages + sum->recv_messages == 0)
+        rs->touched[rs->n_touched++] = (size_t)pi;
+    sum->messages += sent ? t->messages : 0;
+    sum->bytes += sent ? t->bytes : 0;
+    sum->recv_messages += sent ? 0 : t->messages;
+    sum->recv_bytes += sent ? 0 : t->bytes;
+    return pi < 0 ? push_pair(pl, one, err) : 0;
+}
+
+/* The peer totals of region r (point-to-point) on rank index ri. */
+static int add_totals(rank_sums *rs, pair_list *pl, const scope_file *f, size_t r, size_t ri,
+                      scope_error *err)
+{
+    size_t n = 0;
+    scope_peer_total *t = scope_region_peer_totals(f, r, f->ranks[ri], &n, err);
+    if (!t)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = add_total(rs, pl, &t[i], f->ranks[ri], f, err);
+    free(t);
+    return rc;
+}
+
 /* The rank's sums become pairs (rank -> peer for what it sent, peer ->
  * rank for what it received) when their sender is selected; reset. */
 static int flush_rank(rank_sums *rs, pair_list *pl, const scope_file *f, size_t ri,
@@ -135,6 +168,8 @@ scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt,
             const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
             if (s && s->has_messages)
                 rc = add_messages(&rs, &pl, &s->payload, f->ranks[ri], f, err);
+            if (rc == 0 && s && s->peer_family == SCOPE_PAYLOAD_P2P)
+                rc = add_totals(&rs, &pl, f, r, ri, err);
         }
         if (rc == 0)
             rc = flush_rank(&rs, &pl, f, ri, sender_keep, err);
@@ -181,4 +216,80 @@ scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *fl
     }
     reader_selection_free(&sel);
     return reader_rows(out, n, rc, count);
+}
+
+static int by_region_pair(const void *a, const void *b)
+{
+    const scope_collective_pair *x = a, *y = b;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    if (x->sender != y->sender)
+        return x->sender < y->sender ? -1 : 1;
+    return (x->receiver > y->receiver) - (x->receiver < y->receiver);
+}
+
+/* Region r's peer totals on rank index ri as pairs (sent: rank -> peer,
+ * received: peer -> rank), those of selected senders. */
+static int push_collective_pairs(const scope_file *f, size_t r, size_t ri,
+                                 const bool *sender_keep, scope_collective_pair **list,
+                                 size_t *n, size_t *cap, scope_error *err)
+{
+    size_t count = 0;
+    int rank = f->ranks[ri];
+    scope_peer_total *t = scope_region_peer_totals(f, r, rank, &count, err);
+    if (!t)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        bool sent = t[i].direction == 0;
+        scope_collective_pair p = {r, sent ? rank : t[i].peer, sent ? t[i].peer : rank,
+                                   sent ? t[i].messages : 0, sent ? t[i].bytes : 0,
+                                   sent ? 0 : t[i].messages, sent ? 0 : t[i].bytes};
+        long si = reader_rank_index(f, p.sender);
+        if (sender_keep && (si < 0 || !sender_keep[si]))
+            continue;
+        if (scope_grow_array((void **)list, cap, *n + 1, sizeof **list) != 0)
+            rc = reader_fail(err, "out of memory");
+        else
+            (*list)[(*n)++] = p;
+    }
+    free(t);
+    return rc;
+}
+
+scope_collective_pair *scope_collective_pairs(const scope_file *f, const scope_filter *flt,
+                                              size_t *count, scope_error *err)
+{
+    reader_selection sel;
+    scope_collective_pair *list = malloc(sizeof *list);
+    size_t n = 0, cap = 1;
+    int rc = reader_select(f, flt, &sel, err);
+    if (rc == 0 && !list)
+        rc = reader_fail(err, "out of memory");
+    const bool *sender_keep = flt && flt->n_ranks ? sel.rank_keep : NULL;
+    for (size_t r = 0; rc == 0 && r < f->n_regions; r++) {
+        for (size_t ri = 0; rc == 0 && sel.keep[r] && ri < f->n_ranks; ri++) {
+            const series *s = reader_series(f, r, ri);
+            if (s && s->peer_family == SCOPE_PAYLOAD_COLLECTIVE)
+                rc = push_collective_pairs(f, r, ri, sender_keep, &list, &n, &cap, err);
+        }
+    }
+    if (rc == 0 && n > 0) {
+        qsort(list, n, sizeof *list, by_region_pair);
+        size_t out = 0;
+        for (size_t i = 0; i < n; i++) {
+            scope_collective_pair *last = out > 0 ? &list[out - 1] : NULL;
+            if (last && by_region_pair(last, &list[i]) == 0) {
+                last->calls += list[i].calls;
+                last->bytes += list[i].bytes;
+                last->recv_calls += list[i].recv_calls;
+                last->recv_bytes += list[i].recv_bytes;
+            } else {
+                list[out++] = list[i];
+            }
+        }
+        n = out;
+    }
+    reader_selection_free(&sel);
+    return reader_rows(list, n, rc, count);
 }

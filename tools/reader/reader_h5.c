@@ -1,9 +1,11 @@
 /* HDF5 helpers of the reader: attributes (variable- or fixed-length strings,
- * integers, floats), links, datasets and groups looked up, child listing. */
+ * integers, floats), links, datasets and groups looked up, child listing,
+ * one-dimensional datasets read whole. */
 #include "grow_array.h"
 #include "reader_h5.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,4 +247,32 @@ void h5_free_names(char **names, size_t n)
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
+}
+
+int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t size, void **out,
+                   size_t *n, const char *where, scope_error *err)
+{
+    *out = NULL;
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    hid_t space = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
+    hssize_t len = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
+                       ? H5Sget_simple_extent_npoints(space) : -1;
+    int rc = len < 0 || (*n != SIZE_MAX && (size_t)len != *n)
+                 ? reader_fail(err, "%s: %s missing or of the wrong length", where, name) : 0;
+    size_t count = rc == 0 ? (size_t)len : 0;
+    if (rc == 0 && count > PTRDIFF_MAX / size)
+        rc = reader_fail(err, "%s: %s too long", where, name);
+    if (rc == 0) {
+        *n = count;
+        *out = malloc((count ? count : 1) * size);
+        if (!*out)
+            rc = reader_fail(err, "out of memory");
+        else if (count && H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+            rc = reader_fail(err, "%s: cannot read %s", where, name);
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    return rc;
 }

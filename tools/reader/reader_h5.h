@@ -42,5 +42,10 @@ bool h5_has_group(hid_t loc, const char *name);
 /* Names of the direct children of a group, in name order (malloc'd). */
 int h5_child_names(hid_t group, char ***names, size_t *n, const char *where, scope_error *err);
 void h5_free_names(char **names, size_t n);
+/* A one-dimensional dataset of n values (n from the one read when *n is
+ * SIZE_MAX) of mem_type (size bytes each), into a malloc'd *out; -1 (err
+ * set, `where` naming the group) when it is missing or of another length. */
+int h5_read_vector(hid_t loc, const char *name, hid_t mem_type, size_t size, void **out,
+                   size_t *n, const char *where, scope_error *err);
 
 #endif

@@ -35,6 +35,8 @@ typedef struct series {
      * rows, and the columns of the parts in payload_parts (PAYLOAD_*
      * bits, set last, under the file's lock). */
     scope_payload_family family;
+    scope_payload_family peer_family;   /* the same, of a group with peer totals */
+                                        /* (peer_ranks ...; reader_peers.c) */
     bool has_messages;
     scope_payload payload;
     atomic_uint payload_parts;
@@ -75,6 +77,7 @@ struct scope_file {
     int32_t *comm_members; /* /metadata/communicator_members */
     size_t n_comm_members;
     bool has_payload;     /* some region has mpi_payload */
+    bool has_peer_totals; /* some region has peer totals (peer_ranks ...) */
     bool has_values;      /* some region has argument or return values */
 
     size_t n_events;

@@ -127,6 +127,7 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
         } else {
             series *s = open_series(ld->f, g, where, ld->err);
             ld->f->has_payload |= s && s->family != SCOPE_PAYLOAD_NONE;
+            ld->f->has_peer_totals |= s && s->peer_family != SCOPE_PAYLOAD_NONE;
             ld->f->has_values |= s && s->value_mask;
             char *name = s ? unescape_name(names[i]) : NULL;
             if (!s)

@@ -19,15 +19,19 @@ const char *scope_payload_family_name(scope_payload_family family)
 
 int reader_read_family(hid_t group, series *s, const char *where, scope_error *err)
 {
-    if (!h5_has_link(group, "bytes") || H5Aexists(group, "mpi_payload") <= 0)
+    bool rows = h5_has_link(group, "bytes"), peers = h5_has_link(group, "peer_ranks");
+    if ((!rows && !peers) || H5Aexists(group, "mpi_payload") <= 0)
         return 0;
     scope_meta m = {0};
     if (h5_read_attr(group, "mpi_payload", &m, err) < 0)
         return -1;
+    scope_payload_family family = SCOPE_PAYLOAD_NONE;
     for (size_t k = 1; k < sizeof family_names / sizeof family_names[0]; k++)
         if (m.kind == SCOPE_META_STRING && strcmp(m.text, family_names[k]) == 0)
-            s->family = (scope_payload_family)k;
-    int rc = s->family != SCOPE_PAYLOAD_NONE
+            family = (scope_payload_family)k;
+    s->family = rows ? family : SCOPE_PAYLOAD_NONE;
+    s->peer_family = peers ? family : SCOPE_PAYLOAD_NONE;
+    int rc = family != SCOPE_PAYLOAD_NONE
                  ? 0
                  : reader_fail(err, "%s: mpi_payload '%s' is not p2p, collective, rma or io",
                                where, m.text);
@@ -225,6 +229,11 @@ int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_
 bool scope_has_payload(const scope_file *f)
 {
     return f->has_payload;
+}
+
+bool scope_has_peer_totals(const scope_file *f)
+{
+    return f->has_peer_totals;
 }
 
 scope_payload_family scope_region_payload_family(const scope_file *f, size_t region)

@@ -10,37 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A one-dimensional dataset of n values (n from the first one read when
- * *n is SIZE_MAX), into a malloc'd array; -1 (err set) when it is missing
- * or of another length. */
-static int read_vector(hid_t loc, const char *name, hid_t mem_type, size_t size, void **out,
-                       size_t *n, const char *where, scope_error *err)
-{
-    *out = NULL;
-    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
-    hid_t space = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
-    hssize_t len = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
-                       ? H5Sget_simple_extent_npoints(space) : -1;
-    int rc = len < 0 || (*n != SIZE_MAX && (size_t)len != *n)
-                 ? reader_fail(err, "%s: %s missing or of the wrong length", where, name) : 0;
-    size_t count = rc == 0 ? (size_t)len : 0;
-    if (rc == 0 && count > PTRDIFF_MAX / size)
-        rc = reader_fail(err, "%s: %s too long", where, name);
-    if (rc == 0) {
-        *n = count;
-        *out = malloc((count ? count : 1) * size);
-        if (!*out)
-            rc = reader_fail(err, "out of memory");
-        else if (count && H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
-            rc = reader_fail(err, "%s: cannot read %s", where, name);
-    }
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Dclose(d);
-    return rc;
-}
-
 /* Region r's paths on rank index ri into paths[]. */
 static int read_region_paths(const scope_file *f, size_t r, const series *s, profile_path *paths,
                              size_t npaths, scope_error *err)
@@ -52,14 +21,14 @@ static int read_region_paths(const scope_file *f, size_t r, const series *s, pro
     int64_t *columns[3] = {NULL, NULL, NULL};
     static const char *const names[3] = {"path_calls", "path_total_ns", "path_self_ns"};
     size_t n = SIZE_MAX;
-    int rc = read_vector(g, "path_ids", H5T_NATIVE_INT32, sizeof *ids, (void **)&ids, &n,
+    int rc = h5_read_vector(g, "path_ids", H5T_NATIVE_INT32, sizeof *ids, (void **)&ids, &n,
                          s->where, err);
     for (int c = 0; rc == 0 && c < 3; c++)
-        rc = read_vector(g, names[c], H5T_NATIVE_INT64, sizeof(int64_t), (void **)&columns[c], &n,
+        rc = h5_read_vector(g, names[c], H5T_NATIVE_INT64, sizeof(int64_t), (void **)&columns[c], &n,
                          s->where, err);
     if (rc == 0 && h5_has_link(g, "path_sites"))
-        rc = read_vector(g, "path_sites", H5T_NATIVE_INT32, sizeof *sites, (void **)&sites, &n,
-                         s->where, err);
+        rc = h5_read_vector(g, "path_sites", H5T_NATIVE_INT32, sizeof *sites, (void **)&sites, &n,
+                            s->where, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         long site = sites ? sites[i] : -1;
         if (ids[i] < 0 || (size_t)ids[i] >= npaths || paths[ids[i]].region != SIZE_MAX)
@@ -88,7 +57,7 @@ static int read_paths(const scope_file *f, size_t ri, profile_path **out, size_t
         return reader_fail(err, "%s: cannot open the group", where);
     int32_t *parents = NULL;
     size_t n = SIZE_MAX;
-    int rc = read_vector(rank, "callpath_parents", H5T_NATIVE_INT32, sizeof *parents,
+    int rc = h5_read_vector(rank, "callpath_parents", H5T_NATIVE_INT32, sizeof *parents,
                          (void **)&parents, &n, where, err);
     H5Gclose(rank);
     profile_path *paths = rc == 0 ? malloc((n ? n : 1) * sizeof *paths) : NULL;
@@ -124,7 +93,7 @@ static int read_histogram(const scope_file *f, const series *s, int64_t *out, sc
         return reader_fail(err, "%s: cannot open the group", s->where);
     int64_t *bins = NULL;
     size_t n = SCOPE_DURATION_BINS;
-    int rc = read_vector(g, "duration_histogram", H5T_NATIVE_INT64, sizeof *bins, (void **)&bins,
+    int rc = h5_read_vector(g, "duration_histogram", H5T_NATIVE_INT64, sizeof *bins, (void **)&bins,
                          &n, s->where, err);
     H5Gclose(g);
     int64_t calls = 0;

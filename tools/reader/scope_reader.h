@@ -445,6 +445,9 @@ typedef enum {
 
 /* Does any region of the file carry payload? */
 SCOPE_API bool scope_has_payload(const scope_file *f);
+/* Does any region hold peer totals (scope_region_peer_totals), as a
+ * profile's MPI regions do? */
+SCOPE_API bool scope_has_peer_totals(const scope_file *f);
 /* The region's family on the lowest rank that has one; NONE when none. */
 SCOPE_API scope_payload_family scope_region_payload_family(const scope_file *f, size_t region);
 /* Does the region carry payload on that rank? */
@@ -491,8 +494,9 @@ SCOPE_API const int32_t *scope_communicator_members(const scope_file *f, size_t 
 
 /* The point-to-point matrix: one entry per (sender, receiver) pair with
  * messages, sorted by sender then receiver. messages/bytes add up the
- * sender's message rows (kind 0), recv_messages/recv_bytes the receiver's
- * (kind 1): in a complete run they are equal. The filter's ranks select
+ * sender's message rows (kind 0) and the messages its peer totals hold
+ * (calls not stored as rows: a profile, folded calls), recv_messages/
+ * recv_bytes the receiver's (kind 1): in a complete run they are equal. The filter's ranks select
  * senders; its include/exclude the regions on both sides. The caller
  * frees; NULL on error; a non-NULL empty array when no message is kept. */
 typedef struct scope_comm_pair {
@@ -513,6 +517,35 @@ typedef struct scope_rank_bytes {
 SCOPE_API scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *flt,
                                                scope_payload_family family, size_t *count,
                                                scope_error *err);
+
+/* What a region's calls on one rank moved to and from each peer beside
+ * their rows (the peer_* datasets): point-to-point, the messages of the
+ * calls not stored as rows (a profile, folded calls); a v or w collective,
+ * its bytes to (direction 0) and from (1) each peer, one message per call.
+ * Sorted by peer, then direction. The caller frees; NULL on error (damaged
+ * datasets); a non-NULL empty array when the region has none there. */
+typedef struct scope_peer_total {
+    int peer;                      /* world rank */
+    int direction;                 /* 0: sent to peer, 1: received from it */
+    uint64_t messages, bytes;
+} scope_peer_total;
+SCOPE_API scope_peer_total *scope_region_peer_totals(const scope_file *f, size_t region,
+                                                     int rank, size_t *count, scope_error *err);
+
+/* The v and w collectives' bytes per (region, sender, receiver), from the
+ * senders' peer totals (calls, bytes) and the receivers' (recv_calls,
+ * recv_bytes), sorted by region, sender, receiver. The filter's ranks
+ * select senders, its include/exclude the regions. The caller frees; NULL
+ * on error. */
+typedef struct scope_collective_pair {
+    size_t region;
+    int sender, receiver;
+    uint64_t calls, bytes;
+    uint64_t recv_calls, recv_bytes;
+} scope_collective_pair;
+SCOPE_API scope_collective_pair *scope_collective_pairs(const scope_file *f,
+                                                        const scope_filter *flt, size_t *count,
+                                                        scope_error *err);
 
 /* Message sizes per region with payload, in powers of two: bin 0 holds
  * 0 bytes, bin k (k >= 1) 2^(k-1) .. 2^k - 1. Point-to-point regions count

@@ -130,6 +130,35 @@ START_TEST(profile_round_trip)
 }
 END_TEST
 
+/* A region's peer totals, with a profile before them and with its family,
+ * through the wire: the same columns; any cut refused. */
+START_TEST(peers_round_trip)
+{
+    int32_t peer[] = {0, 0, 5};
+    int8_t direction[] = {0, 1, 0};
+    int64_t messages[] = {3, 4, 1}, bytes[] = {300, 0, 1LL << 40};
+    struct scope_peer_totals t = {"p2p", 3, peer, direction, messages, bytes};
+    struct scope_region_profile p = {.stats = {.calls = 8}, .npaths = 0};
+    struct scope_region_info in = {.name = "MPI_Isend", .profile = &p, .peers = &t}, out;
+    uint64_t n;
+    size_t len = scope_wire_region_encode(buf, &in, 0);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &n), 0);
+    ck_assert_ptr_nonnull(out.peers);
+    ck_assert_uint_eq(out.peers->n, 3);
+    ck_assert_str_eq(out.peers->family, "p2p");
+    ck_assert_mem_eq(out.peers->peer, peer, sizeof peer);
+    ck_assert_mem_eq(out.peers->direction, direction, sizeof direction);
+    ck_assert_mem_eq(out.peers->messages, messages, sizeof messages);
+    ck_assert_mem_eq(out.peers->bytes, bytes, sizeof bytes);
+    ck_assert_int_eq(out.profile->stats.calls, 8);
+    scope_wire_region_free(&out);
+    for (size_t cut = 1; cut < 30; cut++) {
+        ck_assert_int_eq(scope_wire_region_decode(buf, len - cut, &out, &n), -1);
+        scope_wire_region_free(&out);
+    }
+}
+END_TEST
+
 /* A window as an encoder hands it over, through the wire: the same fields
  * and bytes; any cut refused. */
 START_TEST(window_round_trip)
@@ -167,6 +196,7 @@ int main(void)
     tcase_add_test(tc, region_round_trip);
     tcase_add_test(tc, rank_round_trip);
     tcase_add_test(tc, profile_round_trip);
+    tcase_add_test(tc, peers_round_trip);
     tcase_add_test(tc, window_round_trip);
     suite_add_tcase(s, tc);
     return scope_check_run(s);

@@ -2,7 +2,8 @@
 # CLI test of what MPI calls carried, on the payload fixture (4 ranks: a
 # ring of Isend/Irecv+Waitall, a Sendrecv on a Cartesian communicator,
 # Alltoallv, Bcast from root 2; see fixtures.h) with and without the
-# writer's statistics: `scope comm`'s matrix, totals and collectives;
+# writer's statistics: `scope comm`'s matrix, totals and collectives (per
+# rank, and the Alltoallv's bytes per pair from its peer totals);
 # a file without payload is one error line with the hint, exit 2.
 # usage: test_cli_payload.sh SCOPE MAKE_FIXTURE
 set -eu
@@ -34,7 +35,10 @@ assert d["totals"]["bytes_received"] == 1208 and d["totals"]["sent_equals_receiv
 assert d["collectives"] == [{"rank": 3, "calls": 2, "bytes": 160}], d
 PY
 "$scope" comm "$dir/ps.h5" --collectives --format csv | sed -n '/^# collectives/,$p' > "$dir/coll.csv"
-printf '%s\n' "# collectives" rank,calls,bytes 0,2,40 1,2,80 2,2,1144 3,2,160 |
+pairs=$(for s in 0 1 2 3; do for t in 0 1 2 3; do
+    echo "MPI_Alltoallv,$s,$t,1,$((10 * (s + 1))),$((10 * (s + 1)))"; done; done)
+printf '%s\n' "# collectives" rank,calls,bytes 0,2,40 1,2,80 2,2,1144 3,2,160 "" \
+    "# collective_pairs" region,sender,receiver,calls,bytes,received_bytes $pairs |
     diff - "$dir/coll.csv" || fail "comm --collectives"
 # summary: bytes and mean_bytes for the regions with payload, blank for main
 "$scope" summary "$dir/ps.h5" --format csv --sort region | sed -n 1,9p |

@@ -192,6 +192,42 @@ START_TEST(collective_bytes_per_rank)
 }
 END_TEST
 
+START_TEST(collective_pairs)
+{
+    scope_file *f = open_good(_i);
+    scope_error err = {{0}};
+    size_t n = 0;
+    size_t alltoallv = region(f, "MPI_Alltoallv");
+    scope_peer_total *t = scope_region_peer_totals(f, alltoallv, 2, &n, &err);
+    ck_assert_msg(t != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_int_eq(t[5].peer, 2);
+    ck_assert_int_eq(t[5].direction, 1);
+    ck_assert_uint_eq(t[5].bytes, 30);
+    ck_assert_uint_eq(t[6].bytes, 30);   /* rank 2 sends 10(2+1) to rank 3 */
+    free(t);
+    t = scope_region_peer_totals(f, region(f, "MPI_Bcast"), 2, &n, &err);
+    ck_assert(t != NULL && n == 0);
+    free(t);
+    const int ranks[] = {1};
+    scope_filter flt = {.ranks = ranks, .n_ranks = 1};
+    scope_collective_pair *p = scope_collective_pairs(f, &flt, &n, &err);
+    ck_assert_msg(p != NULL, "%s", err.message);
+    ck_assert_uint_eq(n, 4);
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_uint_eq(p[i].region, alltoallv);
+        ck_assert_int_eq(p[i].sender, 1);
+        ck_assert_int_eq(p[i].receiver, (int)i);
+        ck_assert_uint_eq(p[i].calls, 1);
+        ck_assert_uint_eq(p[i].bytes, 20);
+        ck_assert_uint_eq(p[i].recv_calls, 1);
+        ck_assert_uint_eq(p[i].recv_bytes, 20);
+    }
+    free(p);
+    scope_close(f);
+}
+END_TEST
+
 START_TEST(summary_bytes)
 {
     scope_file *f = open_good(_i);
@@ -441,6 +477,7 @@ int main(void)
     tcase_add_loop_test(tc, communicators, 0, 2);
     tcase_add_loop_test(tc, matrix, 0, 2);
     tcase_add_loop_test(tc, collective_bytes_per_rank, 0, 2);
+    tcase_add_loop_test(tc, collective_pairs, 0, 2);
     tcase_add_loop_test(tc, summary_bytes, 0, 2);
     tcase_add_loop_test(tc, callsite_message_sizes, 0, 2);
     tcase_add_loop_test(tc, size_histogram, 0, 2);
