@@ -44,6 +44,24 @@
     X(IMPROBE, "MPI_Improbe", "p2p")                        \
     X(MRECV, "MPI_Mrecv", "p2p")                            \
     X(IMRECV, "MPI_Imrecv", "p2p")                          \
+    /* MPI-4 large-count forms (MPI_Count counts) */       \
+    X(SEND_C, "MPI_Send_c", "p2p")                        \
+    X(SSEND_C, "MPI_Ssend_c", "p2p")                      \
+    X(BSEND_C, "MPI_Bsend_c", "p2p")                      \
+    X(RSEND_C, "MPI_Rsend_c", "p2p")                      \
+    X(ISEND_C, "MPI_Isend_c", "p2p")                      \
+    X(ISSEND_C, "MPI_Issend_c", "p2p")                    \
+    X(IBSEND_C, "MPI_Ibsend_c", "p2p")                    \
+    X(IRSEND_C, "MPI_Irsend_c", "p2p")                    \
+    X(RECV_C, "MPI_Recv_c", "p2p")                        \
+    X(IRECV_C, "MPI_Irecv_c", "p2p")                      \
+    X(SENDRECV_C, "MPI_Sendrecv_c", "p2p")                \
+    X(SENDRECV_REPLACE_C, "MPI_Sendrecv_replace_c", "p2p")\
+    X(SEND_INIT_C, "MPI_Send_init_c", "p2p")              \
+    X(SSEND_INIT_C, "MPI_Ssend_init_c", "p2p")            \
+    X(BSEND_INIT_C, "MPI_Bsend_init_c", "p2p")            \
+    X(RSEND_INIT_C, "MPI_Rsend_init_c", "p2p")            \
+    X(RECV_INIT_C, "MPI_Recv_init_c", "p2p")              \
     X(BARRIER, "MPI_Barrier", "collective")                 \
     X(IBARRIER, "MPI_Ibarrier", "collective")               \
     X(BCAST, "MPI_Bcast", "collective")                     \
@@ -78,6 +96,20 @@
     X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
     X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
     X(IALLTOALLW, "MPI_Ialltoallw", "collective")           \
+    X(BCAST_C, "MPI_Bcast_c", "collective")               \
+    X(IBCAST_C, "MPI_Ibcast_c", "collective")             \
+    X(REDUCE_C, "MPI_Reduce_c", "collective")             \
+    X(IREDUCE_C, "MPI_Ireduce_c", "collective")           \
+    X(ALLREDUCE_C, "MPI_Allreduce_c", "collective")       \
+    X(IALLREDUCE_C, "MPI_Iallreduce_c", "collective")     \
+    X(GATHER_C, "MPI_Gather_c", "collective")             \
+    X(IGATHER_C, "MPI_Igather_c", "collective")           \
+    X(SCATTER_C, "MPI_Scatter_c", "collective")           \
+    X(ISCATTER_C, "MPI_Iscatter_c", "collective")         \
+    X(ALLGATHER_C, "MPI_Allgather_c", "collective")       \
+    X(IALLGATHER_C, "MPI_Iallgather_c", "collective")     \
+    X(ALLTOALL_C, "MPI_Alltoall_c", "collective")         \
+    X(IALLTOALL_C, "MPI_Ialltoall_c", "collective")       \
     X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
     X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
     X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \

@@ -30,20 +30,20 @@ static inline int64_t sum(const int *counts, int n)
 }
 
 /* count values, or with `counts` one count per rank of c. */
-static inline int64_t per_rank(int count, const int *counts, const struct scope_comm *c)
+static inline int64_t per_rank(int64_t count, const int *counts, const struct scope_comm *c)
 {
-    return counts ? sum(counts, comm_size(c)) : (int64_t)count * comm_size(c);
+    return counts ? sum(counts, comm_size(c)) : count * comm_size(c);
 }
 
 /* MPI_Bcast: the root's buffer. */
-static inline int64_t broadcast_bytes(int count, MPI_Datatype type, int root,
+static inline int64_t broadcast_bytes(int64_t count, MPI_Datatype type, int root,
                                       const struct scope_comm *c)
 {
     return is_rank(c, root) ? type_bytes(count, type) : 0;
 }
 
 /* MPI_Scatter (counts NULL) and MPI_Scatterv: the root's send buffer. */
-static inline int64_t scatter_bytes(int count, const int *counts, MPI_Datatype type, int root,
+static inline int64_t scatter_bytes(int64_t count, const int *counts, MPI_Datatype type, int root,
                                     const struct scope_comm *c)
 {
     return is_rank(c, root) ? type_bytes(per_rank(count, counts, c), type) : 0;
@@ -51,8 +51,8 @@ static inline int64_t scatter_bytes(int count, const int *counts, MPI_Datatype t
 
 /* MPI_Gather, MPI_Allgather (recvcounts NULL) and their v forms: this
  * rank's contribution, in place its share of the receive buffer. */
-static inline int64_t gather_bytes(int in_place, int sendcount, MPI_Datatype sendtype,
-                                   int recvcount, const int *recvcounts, MPI_Datatype recvtype,
+static inline int64_t gather_bytes(int in_place, int64_t sendcount, MPI_Datatype sendtype,
+                                   int64_t recvcount, const int *recvcounts, MPI_Datatype recvtype,
                                    const struct scope_comm *c)
 {
     if (!in_place)
@@ -63,8 +63,8 @@ static inline int64_t gather_bytes(int in_place, int sendcount, MPI_Datatype sen
 }
 
 /* MPI_Alltoall (counts NULL) and MPI_Alltoallv: a count to every rank. */
-static inline int64_t alltoall_bytes(int in_place, int sendcount, const int *sendcounts,
-                                     MPI_Datatype sendtype, int recvcount,
+static inline int64_t alltoall_bytes(int in_place, int64_t sendcount, const int *sendcounts,
+                                     MPI_Datatype sendtype, int64_t recvcount,
                                      const int *recvcounts, MPI_Datatype recvtype,
                                      const struct scope_comm *c)
 {

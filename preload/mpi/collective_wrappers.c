@@ -4,8 +4,12 @@
  * this rank's send buffer (collective_bytes.h; w forms: the sum of its
  * typed send counts), its peer the root as a world rank (-1 without
  * one); the v and w forms also add their bytes per peer to the peer
- * totals (collective_peers.h). */
+ * totals (collective_peers.h). The one-count collectives (MPI_Bcast,
+ * MPI_Reduce, MPI_Allreduce, MPI_Gather, MPI_Scatter, MPI_Allgather,
+ * MPI_Alltoall) also in their MPI-4 large-count forms (MPI_Bcast_c ...)
+ * when the MPI library has them (large_count.h). */
 #include "collective_peers.h"
+#include "large_count.h"
 
 static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 {
@@ -37,18 +41,6 @@ static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 #define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
 
 BOTH_FORMS(BARRIER, Barrier, IBARRIER, Ibarrier, (MPI_Comm comm), (comm), comm, 0, -1)
-BOTH_FORMS(BCAST, Bcast, IBCAST, Ibcast,
-           (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
-           (buf, count, type, root, comm), comm,
-           broadcast_bytes(count, type, root, c), root)
-BOTH_FORMS(REDUCE, Reduce, IREDUCE, Ireduce,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, root, comm), comm, type_bytes(count, type), root)
-BOTH_FORMS(ALLREDUCE, Allreduce, IALLREDUCE, Iallreduce,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
 BOTH_V_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
              (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
               MPI_Op op, MPI_Comm comm),
@@ -70,12 +62,6 @@ BOTH_FORMS(EXSCAN, Exscan, IEXSCAN, Iexscan,
            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
             MPI_Comm comm),
            (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
-BOTH_FORMS(GATHER, Gather, IGATHER, Igather,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
-           root)
 BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
@@ -87,11 +73,6 @@ BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
              collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),
                               COUNTS(sendcount, NULL, sendtype, NULL),
                               COUNTS(0, recvcounts, recvtype, NULL), root, c);)
-BOTH_FORMS(SCATTER, Scatter, ISCATTER, Iscatter,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-           scatter_bytes(sendcount, NULL, sendtype, root, c), root)
 BOTH_V_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
              (const void *sendbuf, const int sendcounts[], const int displs[],
               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
@@ -100,12 +81,6 @@ BOTH_V_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
              comm, scatter_bytes(0, sendcounts, sendtype, root, c), root,
              collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),
                               COUNTS(recvcount, NULL, recvtype, NULL), root, c);)
-BOTH_FORMS(ALLGATHER, Allgather, IALLGATHER, Iallgather,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
-           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
-           -1)
 BOTH_V_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
@@ -115,13 +90,6 @@ BOTH_V_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
              collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),
                               COUNTS(sendcount, NULL, sendtype, NULL),
                               COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
-BOTH_FORMS(ALLTOALL, Alltoall, IALLTOALL, Ialltoall,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
-           alltoall_bytes(IN_PLACE(sendbuf), sendcount, NULL, sendtype, recvcount, NULL,
-                          recvtype, c),
-           -1)
 BOTH_V_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
              (const void *sendbuf, const int sendcounts[], const int sdispls[],
               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
@@ -147,3 +115,55 @@ BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
              collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
                               COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),
                               COUNTS(0, recvcounts, MPI_DATATYPE_NULL, recvtypes), -1, c);)
+
+/* The collectives of one count each, of count type COUNT (int, or
+ * MPI_Count for their large-count forms: large_count.h), their enums and
+ * names ending in SUFFIX_F and SUFFIX. */
+#define ONE_COUNT_COLLECTIVES(SUFFIX_F, SUFFIX, COUNT)                                       \
+    BOTH_FORMS(BCAST##SUFFIX_F, Bcast##SUFFIX, IBCAST##SUFFIX_F, Ibcast##SUFFIX,             \
+               (void *buf, COUNT count, MPI_Datatype type, int root, MPI_Comm comm),         \
+               (buf, count, type, root, comm), comm,                                         \
+               broadcast_bytes(count, type, root, c), root)                                  \
+    BOTH_FORMS(REDUCE##SUFFIX_F, Reduce##SUFFIX, IREDUCE##SUFFIX_F, Ireduce##SUFFIX,         \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, int root, MPI_Comm comm),                                         \
+               (sendbuf, recvbuf, count, type, op, root, comm), comm,                        \
+               type_bytes(count, type), root)                                                \
+    BOTH_FORMS(ALLREDUCE##SUFFIX_F, Allreduce##SUFFIX, IALLREDUCE##SUFFIX_F,                 \
+               Iallreduce##SUFFIX,                                                           \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \
+    BOTH_FORMS(GATHER##SUFFIX_F, Gather##SUFFIX, IGATHER##SUFFIX_F, Igather##SUFFIX,         \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
+               comm,                                                                         \
+               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL,         \
+                            recvtype, c),                                                    \
+               root)                                                                         \
+    BOTH_FORMS(SCATTER##SUFFIX_F, Scatter##SUFFIX, ISCATTER##SUFFIX_F, Iscatter##SUFFIX,     \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
+               comm, scatter_bytes(sendcount, NULL, sendtype, root, c), root)                \
+    BOTH_FORMS(ALLGATHER##SUFFIX_F, Allgather##SUFFIX, IALLGATHER##SUFFIX_F,                 \
+               Iallgather##SUFFIX,                                                           \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
+               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL,         \
+                            recvtype, c),                                                    \
+               -1)                                                                           \
+    BOTH_FORMS(ALLTOALL##SUFFIX_F, Alltoall##SUFFIX, IALLTOALL##SUFFIX_F, Ialltoall##SUFFIX, \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
+               alltoall_bytes(IN_PLACE(sendbuf), sendcount, NULL, sendtype, recvcount, NULL, \
+                              recvtype, c),                                                  \
+               -1)
+
+ONE_COUNT_COLLECTIVES(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+ONE_COUNT_COLLECTIVES(_C, _c, MPI_Count)
+#endif

@@ -10,11 +10,15 @@
  * communicator by message handle, for the MPI_Mrecv (records it received)
  * or MPI_Imrecv (a pending receive) that takes it. Handles are followed
  * whenever the config selects any wrapped function, so that a selected
- * MPI_Start or MPI_Mrecv knows them. */
+ * MPI_Start or MPI_Mrecv knows them. The inits also in their MPI-4
+ * large-count forms (MPI_Send_init_c ...) when the MPI library has them. */
+#include "large_count.h"
 #include "persistent_calls.h"
 
-#define SEND_INIT(F, NAME)                                                                   \
-    EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+/* Each init is described once with its count type COUNT: int, or
+ * MPI_Count for its large-count form (large_count.h). */
+#define SEND_INIT(F, NAME, COUNT)                                                            \
+    EXPORT int MPI_##NAME(const void *buf, COUNT count, MPI_Datatype type, int dest, int tag, \
                           MPI_Comm comm, MPI_Request *request)                               \
     {                                                                                        \
         struct wrapped_call w;                                                               \
@@ -37,31 +41,41 @@
         return rc;                                                                           \
     }
 
-SEND_INIT(SEND_INIT, Send_init)
-SEND_INIT(SSEND_INIT, Ssend_init)
-SEND_INIT(BSEND_INIT, Bsend_init)
-SEND_INIT(RSEND_INIT, Rsend_init)
-
-EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
-                         MPI_Comm comm, MPI_Request *request)
-{
-    struct wrapped_call w;
-    int recorded = call_begins(&w, SCOPE_WRAPPED_RECV_INIT);
-    int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
-    if (!recorded && !scope_wrapped_any())
-        return rc;
-    if (recorded)
-        call_returned(&w);
-    const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;
-    if (c)
-        remember_recv(*request, source, c);
-    if (recorded) {
-        if (c)
-            add_init(&w, source, tag, c);
-        call_ends(&w, __builtin_return_address(0));
+#define RECV_INIT(F, NAME, COUNT)                                                            \
+    EXPORT int MPI_##NAME(void *buf, COUNT count, MPI_Datatype type, int source, int tag,    \
+                          MPI_Comm comm, MPI_Request *request)                               \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
+        int rc = PMPI_##NAME(buf, count, type, source, tag, comm, request);                  \
+        if (!recorded && !scope_wrapped_any())                                               \
+            return rc;                                                                       \
+        if (recorded)                                                                        \
+            call_returned(&w);                                                               \
+        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;         \
+        if (c)                                                                               \
+            remember_recv(*request, source, c);                                              \
+        if (recorded) {                                                                      \
+            if (c)                                                                           \
+                add_init(&w, source, tag, c);                                                \
+            call_ends(&w, __builtin_return_address(0));                                      \
+        }                                                                                    \
+        return rc;                                                                           \
     }
-    return rc;
-}
+
+/* Every init, of count type COUNT, its enum and name ending in SUFFIX_F and
+ * SUFFIX. */
+#define INITS(SUFFIX_F, SUFFIX, COUNT)                                                       \
+    SEND_INIT(SEND_INIT##SUFFIX_F, Send_init##SUFFIX, COUNT)                                 \
+    SEND_INIT(SSEND_INIT##SUFFIX_F, Ssend_init##SUFFIX, COUNT)                               \
+    SEND_INIT(BSEND_INIT##SUFFIX_F, Bsend_init##SUFFIX, COUNT)                               \
+    SEND_INIT(RSEND_INIT##SUFFIX_F, Rsend_init##SUFFIX, COUNT)                               \
+    RECV_INIT(RECV_INIT##SUFFIX_F, Recv_init##SUFFIX, COUNT)
+
+INITS(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+INITS(_C, _c, MPI_Count)
+#endif
 
 EXPORT int MPI_Start(MPI_Request *request)
 {
