@@ -9,9 +9,16 @@
  * MPI_Iallreduce of 4 doubles, MPI_Barrier, and on a communicator split
  * by parity an MPI_Allreduce of 2 ints and an MPI_Bcast of 1 int from its
  * rank 1; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
- * datatype, which fails and must be recorded all the same. */
+ * datatype, which fails and must be recorded all the same. Where the MPI
+ * library has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their
+ * prototypes from preload/mpi/large_count.h), before that: MPI_Bcast_c of
+ * 6 doubles from root 1, MPI_Allreduce_c of 5 ints, and MPI_Bcast_c of
+ * 3 000 000 000 bytes on MPI_COMM_SELF, a count no int holds (one rank:
+ * nothing moves, the buffer is not read). */
 #include <mpi.h>
 #include <stdio.h>
+
+#include "large_count.h"
 
 int main(int argc, char **argv)
 {
@@ -57,6 +64,11 @@ int main(int argc, char **argv)
     MPI_Allreduce(ints, more, 2, MPI_INT, MPI_SUM, half);
     MPI_Bcast(ints, 1, MPI_INT, 1, half);
     MPI_Comm_free(&half);
+#ifdef SCOPE_MPI_LARGE_COUNT
+    MPI_Bcast_c(doubles, (MPI_Count)6, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+    MPI_Allreduce_c(ints, more, (MPI_Count)5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast_c(out, (MPI_Count)3000000000, MPI_BYTE, 0, MPI_COMM_SELF);
+#endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_Bcast(ints, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS) {
         fprintf(stderr, "payload_collectives: MPI_Bcast of MPI_DATATYPE_NULL succeeded\n");
