@@ -130,6 +130,14 @@
     X(RGET_ACCUMULATE, "MPI_Rget_accumulate", "rma")        \
     X(FETCH_AND_OP, "MPI_Fetch_and_op", "rma")              \
     X(COMPARE_AND_SWAP, "MPI_Compare_and_swap", "rma")      \
+    X(PUT_C, "MPI_Put_c", "rma")                          \
+    X(GET_C, "MPI_Get_c", "rma")                          \
+    X(ACCUMULATE_C, "MPI_Accumulate_c", "rma")            \
+    X(RPUT_C, "MPI_Rput_c", "rma")                        \
+    X(RGET_C, "MPI_Rget_c", "rma")                        \
+    X(RACCUMULATE_C, "MPI_Raccumulate_c", "rma")          \
+    X(GET_ACCUMULATE_C, "MPI_Get_accumulate_c", "rma")    \
+    X(RGET_ACCUMULATE_C, "MPI_Rget_accumulate_c", "rma")  \
     X(FILE_READ, "MPI_File_read", "io")                     \
     X(FILE_WRITE, "MPI_File_write", "io")                   \
     X(FILE_READ_ALL, "MPI_File_read_all", "io")             \
@@ -151,7 +159,29 @@
     X(FILE_IREAD_SHARED, "MPI_File_iread_shared", "io")     \
     X(FILE_IWRITE_SHARED, "MPI_File_iwrite_shared", "io")   \
     X(FILE_READ_ORDERED, "MPI_File_read_ordered", "io")     \
-    X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io")
+    X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io") \
+    X(FILE_READ_C, "MPI_File_read_c", "io")               \
+    X(FILE_WRITE_C, "MPI_File_write_c", "io")             \
+    X(FILE_READ_ALL_C, "MPI_File_read_all_c", "io")       \
+    X(FILE_WRITE_ALL_C, "MPI_File_write_all_c", "io")     \
+    X(FILE_READ_AT_C, "MPI_File_read_at_c", "io")         \
+    X(FILE_WRITE_AT_C, "MPI_File_write_at_c", "io")       \
+    X(FILE_READ_AT_ALL_C, "MPI_File_read_at_all_c", "io") \
+    X(FILE_WRITE_AT_ALL_C, "MPI_File_write_at_all_c", "io")\
+    X(FILE_IREAD_C, "MPI_File_iread_c", "io")             \
+    X(FILE_IWRITE_C, "MPI_File_iwrite_c", "io")           \
+    X(FILE_IREAD_ALL_C, "MPI_File_iread_all_c", "io")     \
+    X(FILE_IWRITE_ALL_C, "MPI_File_iwrite_all_c", "io")   \
+    X(FILE_IREAD_AT_C, "MPI_File_iread_at_c", "io")       \
+    X(FILE_IWRITE_AT_C, "MPI_File_iwrite_at_c", "io")     \
+    X(FILE_IREAD_AT_ALL_C, "MPI_File_iread_at_all_c", "io")\
+    X(FILE_IWRITE_AT_ALL_C, "MPI_File_iwrite_at_all_c", "io")\
+    X(FILE_READ_SHARED_C, "MPI_File_read_shared_c", "io") \
+    X(FILE_WRITE_SHARED_C, "MPI_File_write_shared_c", "io")\
+    X(FILE_IREAD_SHARED_C, "MPI_File_iread_shared_c", "io")\
+    X(FILE_IWRITE_SHARED_C, "MPI_File_iwrite_shared_c", "io")\
+    X(FILE_READ_ORDERED_C, "MPI_File_read_ordered_c", "io")\
+    X(FILE_WRITE_ORDERED_C, "MPI_File_write_ordered_c", "io")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,

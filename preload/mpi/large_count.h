@@ -77,6 +77,54 @@ LARGE_COUNT_BOTH(Alltoall_c, Ialltoall_c,
                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
 
+LARGE_COUNT_BOTH(Put_c, Rput_c,
+                 (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_type,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                  MPI_Datatype target_type, MPI_Win win))
+LARGE_COUNT_BOTH(Get_c, Rget_c,
+                 (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_type,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                  MPI_Datatype target_type, MPI_Win win))
+LARGE_COUNT_BOTH(Accumulate_c, Raccumulate_c,
+                 (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_type,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                  MPI_Datatype target_type, MPI_Op op, MPI_Win win))
+LARGE_COUNT_BOTH(Get_accumulate_c, Rget_accumulate_c,
+                 (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_type,
+                  void *result_addr, MPI_Count result_count, MPI_Datatype result_type,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                  MPI_Datatype target_type, MPI_Op op, MPI_Win win))
+LARGE_COUNT(Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                           MPI_Comm comm, MPI_Win *win))
+LARGE_COUNT(Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win))
+LARGE_COUNT(Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                    MPI_Comm comm, void *baseptr, MPI_Win *win))
+
+/* A file read or write with a status and its nonblocking form (I..., a
+ * request), BUF and what comes before it given. */
+#define LARGE_COUNT_IO(NAME, INAME, ...)                                                     \
+    LARGE_COUNT(NAME, (MPI_File fh, __VA_ARGS__, MPI_Count count, MPI_Datatype type,        \
+                       MPI_Status *status))                                                  \
+    LARGE_COUNT(INAME, (MPI_File fh, __VA_ARGS__, MPI_Count count, MPI_Datatype type,       \
+                        MPI_Request *request))
+
+LARGE_COUNT_IO(File_read_c, File_iread_c, void *buf)
+LARGE_COUNT_IO(File_write_c, File_iwrite_c, const void *buf)
+LARGE_COUNT_IO(File_read_all_c, File_iread_all_c, void *buf)
+LARGE_COUNT_IO(File_write_all_c, File_iwrite_all_c, const void *buf)
+LARGE_COUNT_IO(File_read_at_c, File_iread_at_c, MPI_Offset offset, void *buf)
+LARGE_COUNT_IO(File_write_at_c, File_iwrite_at_c, MPI_Offset offset, const void *buf)
+LARGE_COUNT_IO(File_read_at_all_c, File_iread_at_all_c, MPI_Offset offset, void *buf)
+LARGE_COUNT_IO(File_write_at_all_c, File_iwrite_at_all_c, MPI_Offset offset, const void *buf)
+LARGE_COUNT_IO(File_read_shared_c, File_iread_shared_c, void *buf)
+LARGE_COUNT_IO(File_write_shared_c, File_iwrite_shared_c, const void *buf)
+LARGE_COUNT(File_read_ordered_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype type,
+                                  MPI_Status *status))
+LARGE_COUNT(File_write_ordered_c, (MPI_File fh, const void *buf, MPI_Count count,
+                                   MPI_Datatype type, MPI_Status *status))
+
+#undef LARGE_COUNT_IO
 #undef LARGE_COUNT_BOTH
 #undef UNPAREN_LARGE
 #undef LARGE_COUNT_ISEND
