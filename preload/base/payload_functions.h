@@ -62,6 +62,8 @@
     X(BSEND_INIT_C, "MPI_Bsend_init_c", "p2p")            \
     X(RSEND_INIT_C, "MPI_Rsend_init_c", "p2p")            \
     X(RECV_INIT_C, "MPI_Recv_init_c", "p2p")              \
+    X(MRECV_C, "MPI_Mrecv_c", "p2p")                      \
+    X(IMRECV_C, "MPI_Imrecv_c", "p2p")                    \
     X(BARRIER, "MPI_Barrier", "collective")                 \
     X(IBARRIER, "MPI_Ibarrier", "collective")               \
     X(BCAST, "MPI_Bcast", "collective")                     \
@@ -110,6 +112,12 @@
     X(IALLGATHER_C, "MPI_Iallgather_c", "collective")     \
     X(ALLTOALL_C, "MPI_Alltoall_c", "collective")         \
     X(IALLTOALL_C, "MPI_Ialltoall_c", "collective")       \
+    X(REDUCE_SCATTER_BLOCK_C, "MPI_Reduce_scatter_block_c", "collective")\
+    X(IREDUCE_SCATTER_BLOCK_C, "MPI_Ireduce_scatter_block_c", "collective")\
+    X(SCAN_C, "MPI_Scan_c", "collective")                 \
+    X(ISCAN_C, "MPI_Iscan_c", "collective")               \
+    X(EXSCAN_C, "MPI_Exscan_c", "collective")             \
+    X(IEXSCAN_C, "MPI_Iexscan_c", "collective")           \
     X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
     X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
     X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \

@@ -5,9 +5,10 @@
  * typed send counts), its peer the root as a world rank (-1 without
  * one); the v and w forms also add their bytes per peer to the peer
  * totals (collective_peers.h). The one-count collectives (MPI_Bcast,
- * MPI_Reduce, MPI_Allreduce, MPI_Gather, MPI_Scatter, MPI_Allgather,
- * MPI_Alltoall) also in their MPI-4 large-count forms (MPI_Bcast_c ...)
- * when the MPI library has them (large_count.h). */
+ * MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
+ * MPI_Exscan, MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall) also
+ * in their MPI-4 large-count forms (MPI_Bcast_c ...) when the MPI library
+ * has them (large_count.h). */
 #include "collective_peers.h"
 #include "large_count.h"
 
@@ -48,20 +49,6 @@ BOTH_V_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
              type_bytes(per_rank(0, recvcounts, c), type), -1,
              collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),
                               COUNTS(0, recvcounts, type, NULL), -1, c);)
-BOTH_FORMS(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, IREDUCE_SCATTER_BLOCK,
-           Ireduce_scatter_block,
-           (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, recvcount, type, op, comm), comm,
-           type_bytes(per_rank(recvcount, NULL, c), type), -1)
-BOTH_FORMS(SCAN, Scan, ISCAN, Iscan,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
-BOTH_FORMS(EXSCAN, Exscan, IEXSCAN, Iexscan,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
 BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
@@ -131,6 +118,20 @@ BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
                type_bytes(count, type), root)                                                \
     BOTH_FORMS(ALLREDUCE##SUFFIX_F, Allreduce##SUFFIX, IALLREDUCE##SUFFIX_F,                 \
                Iallreduce##SUFFIX,                                                           \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \
+    BOTH_FORMS(REDUCE_SCATTER_BLOCK##SUFFIX_F, Reduce_scatter_block##SUFFIX,                 \
+               IREDUCE_SCATTER_BLOCK##SUFFIX_F, Ireduce_scatter_block##SUFFIX,               \
+               (const void *sendbuf, void *recvbuf, COUNT recvcount, MPI_Datatype type,      \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, recvcount, type, op, comm), comm,                          \
+               type_bytes(per_rank(recvcount, NULL, c), type), -1)                           \
+    BOTH_FORMS(SCAN##SUFFIX_F, Scan##SUFFIX, ISCAN##SUFFIX_F, Iscan##SUFFIX,                 \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \
+    BOTH_FORMS(EXSCAN##SUFFIX_F, Exscan##SUFFIX, IEXSCAN##SUFFIX_F, Iexscan##SUFFIX,         \
                (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
                 MPI_Op op, MPI_Comm comm),                                                   \
                (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \

@@ -42,6 +42,10 @@ LARGE_COUNT(Irecv_c, (void *buf, MPI_Count count, MPI_Datatype type, int source,
                       MPI_Comm comm, MPI_Request *request))
 LARGE_COUNT(Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
                           MPI_Comm comm, MPI_Request *request))
+LARGE_COUNT(Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+                      MPI_Status *status))
+LARGE_COUNT(Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+                       MPI_Request *request))
 LARGE_COUNT(Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                          int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
                          MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
@@ -62,6 +66,15 @@ LARGE_COUNT_BOTH(Reduce_c, Ireduce_c,
                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                   MPI_Op op, int root, MPI_Comm comm))
 LARGE_COUNT_BOTH(Allreduce_c, Iallreduce_c,
+                 (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm))
+LARGE_COUNT_BOTH(Reduce_scatter_block_c, Ireduce_scatter_block_c,
+                 (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm))
+LARGE_COUNT_BOTH(Scan_c, Iscan_c,
+                 (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm))
+LARGE_COUNT_BOTH(Exscan_c, Iexscan_c,
                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm comm))
 LARGE_COUNT_BOTH(Gather_c, Igather_c,

@@ -6,7 +6,8 @@ call that failed (an invalid datatype) recorded without payload; the v
 forms' bytes to and from each peer (peer_* datasets, a message per call),
 and the same per (sender, receiver) from `scope comm --collectives`; with
 LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms)
-MPI_Bcast_c and MPI_Allreduce_c, one of a count no int holds.
+MPI_Bcast_c (one of a count no int holds), MPI_Allreduce_c, MPI_Scan_c,
+MPI_Exscan_c and MPI_Reduce_scatter_block_c.
 usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI LARGE_COUNT)"""
 import csv
 import io
@@ -58,7 +59,8 @@ with h5py.File(sys.argv[1]) as f:
                 fail(f"rank {r} {name}: a collective with message datasets or tags")
         # the large-count forms, on world and (3e9 bytes) on MPI_COMM_SELF
         large = sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c"))
-        want_large = {"MPI_Allreduce_c": [(20, -1, 0)],
+        want_large = {"MPI_Allreduce_c": [(20, -1, 0)], "MPI_Scan_c": [(8, -1, 0)],
+                      "MPI_Exscan_c": [(12, -1, 0)], "MPI_Reduce_scatter_block_c": [(16, -1, 0)],
                       "MPI_Bcast_c": [(48 if r == 1 else 0, 1, 0), (3000000000, r, None)]}
         if large != (sorted(want_large) if os.environ.get("LARGE_COUNT") == "1" else []):
             fail(f"rank {r}: large-count regions {large}")

@@ -14,7 +14,8 @@
  * prototypes from preload/mpi/large_count.h), before that: MPI_Bcast_c of
  * 6 doubles from root 1, MPI_Allreduce_c of 5 ints, and MPI_Bcast_c of
  * 3 000 000 000 bytes on MPI_COMM_SELF, a count no int holds (one rank:
- * nothing moves, the buffer is not read). */
+ * nothing moves, the buffer is not read), MPI_Scan_c of 2 ints,
+ * MPI_Exscan_c of 3 and MPI_Reduce_scatter_block_c of 1 int per rank. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -68,6 +69,9 @@ int main(int argc, char **argv)
     MPI_Bcast_c(doubles, (MPI_Count)6, MPI_DOUBLE, 1, MPI_COMM_WORLD);
     MPI_Allreduce_c(ints, more, (MPI_Count)5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Bcast_c(out, (MPI_Count)3000000000, MPI_BYTE, 0, MPI_COMM_SELF);
+    MPI_Scan_c(ints, more, (MPI_Count)2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Exscan_c(ints, more, (MPI_Count)3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Reduce_scatter_block_c(ints, more, (MPI_Count)1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 #endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_Bcast(ints, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS) {

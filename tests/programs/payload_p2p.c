@@ -16,7 +16,9 @@
  * has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their prototypes
  * from preload/mpi/large_count.h), 100 doubles from rank 0 to rank 3 (tag
  * 500) by MPI_Send_c taken by MPI_Recv_c from MPI_ANY_SOURCE, 33 ints back
- * (tag 501) by MPI_Isend_c and MPI_Wait taken by MPI_Irecv_c and MPI_Wait.
+ * (tag 501) by MPI_Isend_c and MPI_Wait taken by MPI_Irecv_c and MPI_Wait,
+ * 4 doubles from rank 0 to rank 3 (tag 502) by MPI_Send_c found by
+ * MPI_Mprobe and taken by MPI_Mrecv_c.
  * With "abort", MPI_Abort ends the job (for scope
  * recover) instead of MPI_Finalize; with "rounds N" the ring and the halo
  * exchange go N rounds instead of 3 (tests/e2e/payload_modes.sh). */
@@ -124,11 +126,15 @@ static __attribute__((noinline)) void large_count(int rank)
         MPI_Send_c(doubles, (MPI_Count)100, MPI_DOUBLE, 3, 500, MPI_COMM_WORLD);
         MPI_Irecv_c(ints, (MPI_Count)33, MPI_INT, 3, 501, MPI_COMM_WORLD, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Send_c(doubles, (MPI_Count)4, MPI_DOUBLE, 3, 502, MPI_COMM_WORLD);
     } else if (rank == 3) {
         MPI_Recv_c(doubles, (MPI_Count)100, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG,
                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Isend_c(ints, (MPI_Count)33, MPI_INT, 0, 501, MPI_COMM_WORLD, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Message m;
+        MPI_Mprobe(0, 502, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+        MPI_Mrecv_c(doubles, (MPI_Count)100, MPI_DOUBLE, &m, MPI_STATUS_IGNORE);
     }
 }
 #endif
