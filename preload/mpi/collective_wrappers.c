@@ -12,11 +12,11 @@
 #include "collective_peers.h"
 #include "large_count.h"
 
-static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
+static int64_t sum_typed(struct count_array counts, const MPI_Datatype *types, int n)
 {
     int64_t total = 0;
-    for (int i = 0; counts && types && i < n; i++)
-        total += type_bytes(counts[i], types[i]);
+    for (int i = 0; has_counts(counts) && types && i < n; i++)
+        total += type_bytes(count_at(counts, i), types[i]);
     return total;
 }
 
@@ -37,7 +37,7 @@ static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 
 /* count values of type, or per rank counts (of types). */
 #define COUNTS(count, counts, type, types)                                                    \
-    (&(struct peer_counts){(count), (counts), (type), (types), NULL})
+    (&(struct peer_counts){(count), COUNT_ARRAY(counts), (type), (types), NULL})
 
 #define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
 
@@ -46,7 +46,7 @@ BOTH_V_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
              (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
               MPI_Op op, MPI_Comm comm),
              (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
-             type_bytes(per_rank(0, recvcounts, c), type), -1,
+             type_bytes(per_rank(0, COUNT_ARRAY(recvcounts), c), type), -1,
              collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),
                               COUNTS(0, recvcounts, type, NULL), -1, c);)
 BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
@@ -55,7 +55,7 @@ BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
               MPI_Comm comm),
              (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
              comm,
-             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
+             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, COUNT_ARRAY(recvcounts), recvtype, c),
              root,
              collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),
                               COUNTS(sendcount, NULL, sendtype, NULL),
@@ -65,14 +65,14 @@ BOTH_V_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
               MPI_Comm comm),
              (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
-             comm, scatter_bytes(0, sendcounts, sendtype, root, c), root,
+             comm, scatter_bytes(0, COUNT_ARRAY(sendcounts), sendtype, root, c), root,
              collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),
                               COUNTS(recvcount, NULL, recvtype, NULL), root, c);)
 BOTH_V_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
              (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
-             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
+             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, COUNT_ARRAY(recvcounts), recvtype, c),
              -1,
              collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),
                               COUNTS(sendcount, NULL, sendtype, NULL),
@@ -83,7 +83,8 @@ BOTH_V_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
               MPI_Datatype recvtype, MPI_Comm comm),
              (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
              comm,
-             alltoall_bytes(IN_PLACE(sendbuf), 0, sendcounts, sendtype, 0, recvcounts, recvtype,
+             alltoall_bytes(IN_PLACE(sendbuf), 0, COUNT_ARRAY(sendcounts), sendtype, 0,
+                            COUNT_ARRAY(recvcounts), recvtype,
                             c),
              -1,
              collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
@@ -96,8 +97,8 @@ BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
              (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
               comm),
              comm,
-             IN_PLACE(sendbuf) ? sum_typed(recvcounts, recvtypes, comm_size(c))
-                               : sum_typed(sendcounts, sendtypes, comm_size(c)),
+             IN_PLACE(sendbuf) ? sum_typed(COUNT_ARRAY(recvcounts), recvtypes, comm_size(c))
+                               : sum_typed(COUNT_ARRAY(sendcounts), sendtypes, comm_size(c)),
              -1,
              collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
                               COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),
@@ -126,7 +127,7 @@ BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
                (const void *sendbuf, void *recvbuf, COUNT recvcount, MPI_Datatype type,      \
                 MPI_Op op, MPI_Comm comm),                                                   \
                (sendbuf, recvbuf, recvcount, type, op, comm), comm,                          \
-               type_bytes(per_rank(recvcount, NULL, c), type), -1)                           \
+               type_bytes(per_rank(recvcount, NO_COUNTS, c), type), -1)                           \
     BOTH_FORMS(SCAN##SUFFIX_F, Scan##SUFFIX, ISCAN##SUFFIX_F, Iscan##SUFFIX,                 \
                (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
                 MPI_Op op, MPI_Comm comm),                                                   \
@@ -140,27 +141,27 @@ BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
                 COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
                comm,                                                                         \
-               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL,         \
+               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NO_COUNTS,    \
                             recvtype, c),                                                    \
                root)                                                                         \
     BOTH_FORMS(SCATTER##SUFFIX_F, Scatter##SUFFIX, ISCATTER##SUFFIX_F, Iscatter##SUFFIX,     \
                (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
                 COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
-               comm, scatter_bytes(sendcount, NULL, sendtype, root, c), root)                \
+               comm, scatter_bytes(sendcount, NO_COUNTS, sendtype, root, c), root)                \
     BOTH_FORMS(ALLGATHER##SUFFIX_F, Allgather##SUFFIX, IALLGATHER##SUFFIX_F,                 \
                Iallgather##SUFFIX,                                                           \
                (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
                 COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
-               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL,         \
+               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NO_COUNTS,    \
                             recvtype, c),                                                    \
                -1)                                                                           \
     BOTH_FORMS(ALLTOALL##SUFFIX_F, Alltoall##SUFFIX, IALLTOALL##SUFFIX_F, Ialltoall##SUFFIX, \
                (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
                 COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
-               alltoall_bytes(IN_PLACE(sendbuf), sendcount, NULL, sendtype, recvcount, NULL, \
+               alltoall_bytes(IN_PLACE(sendbuf), sendcount, NO_COUNTS, sendtype, recvcount, NO_COUNTS, \
                               recvtype, c),                                                  \
                -1)
 
