@@ -118,6 +118,18 @@
     X(ISCAN_C, "MPI_Iscan_c", "collective")               \
     X(EXSCAN_C, "MPI_Exscan_c", "collective")             \
     X(IEXSCAN_C, "MPI_Iexscan_c", "collective")           \
+    X(REDUCE_SCATTER_C, "MPI_Reduce_scatter_c", "collective")\
+    X(IREDUCE_SCATTER_C, "MPI_Ireduce_scatter_c", "collective")\
+    X(GATHERV_C, "MPI_Gatherv_c", "collective")           \
+    X(IGATHERV_C, "MPI_Igatherv_c", "collective")         \
+    X(SCATTERV_C, "MPI_Scatterv_c", "collective")         \
+    X(ISCATTERV_C, "MPI_Iscatterv_c", "collective")       \
+    X(ALLGATHERV_C, "MPI_Allgatherv_c", "collective")     \
+    X(IALLGATHERV_C, "MPI_Iallgatherv_c", "collective")   \
+    X(ALLTOALLV_C, "MPI_Alltoallv_c", "collective")       \
+    X(IALLTOALLV_C, "MPI_Ialltoallv_c", "collective")     \
+    X(ALLTOALLW_C, "MPI_Alltoallw_c", "collective")       \
+    X(IALLTOALLW_C, "MPI_Ialltoallw_c", "collective")     \
     X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
     X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
     X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \

@@ -4,11 +4,9 @@
  * this rank's send buffer (collective_bytes.h; w forms: the sum of its
  * typed send counts), its peer the root as a world rank (-1 without
  * one); the v and w forms also add their bytes per peer to the peer
- * totals (collective_peers.h). The one-count collectives (MPI_Bcast,
- * MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan,
- * MPI_Exscan, MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall) also
- * in their MPI-4 large-count forms (MPI_Bcast_c ...) when the MPI library
- * has them (large_count.h). */
+ * totals (collective_peers.h). Each (Barrier aside) also in its MPI-4
+ * large-count form (MPI_Bcast_c ...: MPI_Count counts, MPI_Aint
+ * displacements) when the MPI library has them (large_count.h). */
 #include "collective_peers.h"
 #include "large_count.h"
 
@@ -42,67 +40,87 @@ static int64_t sum_typed(struct count_array counts, const MPI_Datatype *types, i
 #define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
 
 BOTH_FORMS(BARRIER, Barrier, IBARRIER, Ibarrier, (MPI_Comm comm), (comm), comm, 0, -1)
-BOTH_V_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
-             (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
-              MPI_Op op, MPI_Comm comm),
-             (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
-             type_bytes(per_rank(0, COUNT_ARRAY(recvcounts), c), type), -1,
-             collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),
-                              COUNTS(0, recvcounts, type, NULL), -1, c);)
-BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
-             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-              MPI_Comm comm),
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
-             comm,
-             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, COUNT_ARRAY(recvcounts), recvtype, c),
-             root,
-             collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),
-                              COUNTS(sendcount, NULL, sendtype, NULL),
-                              COUNTS(0, recvcounts, recvtype, NULL), root, c);)
-BOTH_V_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
-             (const void *sendbuf, const int sendcounts[], const int displs[],
-              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-              MPI_Comm comm),
-             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
-             comm, scatter_bytes(0, COUNT_ARRAY(sendcounts), sendtype, root, c), root,
-             collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),
-                              COUNTS(recvcount, NULL, recvtype, NULL), root, c);)
-BOTH_V_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
-             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
-             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, COUNT_ARRAY(recvcounts), recvtype, c),
-             -1,
-             collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),
-                              COUNTS(sendcount, NULL, sendtype, NULL),
-                              COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
-BOTH_V_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
-             (const void *sendbuf, const int sendcounts[], const int sdispls[],
-              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-              MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
-             comm,
-             alltoall_bytes(IN_PLACE(sendbuf), 0, COUNT_ARRAY(sendcounts), sendtype, 0,
-                            COUNT_ARRAY(recvcounts), recvtype,
-                            c),
-             -1,
-             collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
-                              COUNTS(0, sendcounts, sendtype, NULL),
-                              COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
-BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
-             (const void *sendbuf, const int sendcounts[], const int sdispls[],
-              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
-             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-              comm),
-             comm,
-             IN_PLACE(sendbuf) ? sum_typed(COUNT_ARRAY(recvcounts), recvtypes, comm_size(c))
-                               : sum_typed(COUNT_ARRAY(sendcounts), sendtypes, comm_size(c)),
-             -1,
-             collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
-                              COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),
-                              COUNTS(0, recvcounts, MPI_DATATYPE_NULL, recvtypes), -1, c);)
+/* The v and w forms, of count type COUNT and displacement type DISP (int,
+ * or MPI_Count and MPI_Aint for their large-count forms: large_count.h),
+ * their enums and names ending in SUFFIX_F and SUFFIX. */
+#define V_COLLECTIVES(SUFFIX_F, SUFFIX, COUNT, DISP)                                         \
+    BOTH_V_FORMS(REDUCE_SCATTER##SUFFIX_F, Reduce_scatter##SUFFIX,                           \
+                 IREDUCE_SCATTER##SUFFIX_F, Ireduce_scatter##SUFFIX,                         \
+                 (const void *sendbuf, void *recvbuf, const COUNT recvcounts[],              \
+                  MPI_Datatype type, MPI_Op op, MPI_Comm comm),                              \
+                 (sendbuf, recvbuf, recvcounts, type, op, comm), comm,                       \
+                 type_bytes(per_rank(0, COUNT_ARRAY(recvcounts), c), type), -1,              \
+                 collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),      \
+                                  COUNTS(0, recvcounts, type, NULL), -1, c);)                \
+    BOTH_V_FORMS(GATHERV##SUFFIX_F, Gatherv##SUFFIX, IGATHERV##SUFFIX_F, Igatherv##SUFFIX,   \
+                 (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype,               \
+                  void *recvbuf, const COUNT recvcounts[], const DISP displs[],              \
+                  MPI_Datatype recvtype, int root, MPI_Comm comm),                           \
+                 (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,       \
+                  root, comm),                                                               \
+                 comm,                                                                       \
+                 gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0,                     \
+                              COUNT_ARRAY(recvcounts), recvtype, c),                         \
+                 root,                                                                       \
+                 collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),                           \
+                                  COUNTS(sendcount, NULL, sendtype, NULL),                   \
+                                  COUNTS(0, recvcounts, recvtype, NULL), root, c);)          \
+    BOTH_V_FORMS(SCATTERV##SUFFIX_F, Scatterv##SUFFIX, ISCATTERV##SUFFIX_F, Iscatterv##SUFFIX,\
+                 (const void *sendbuf, const COUNT sendcounts[], const DISP displs[],        \
+                  MPI_Datatype sendtype, void *recvbuf, COUNT recvcount,                     \
+                  MPI_Datatype recvtype, int root, MPI_Comm comm),                           \
+                 (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,       \
+                  root, comm),                                                               \
+                 comm, scatter_bytes(0, COUNT_ARRAY(sendcounts), sendtype, root, c), root,   \
+                 collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),   \
+                                  COUNTS(recvcount, NULL, recvtype, NULL), root, c);)        \
+    BOTH_V_FORMS(ALLGATHERV##SUFFIX_F, Allgatherv##SUFFIX, IALLGATHERV##SUFFIX_F,            \
+                 Iallgatherv##SUFFIX,                                                        \
+                 (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype,               \
+                  void *recvbuf, const COUNT recvcounts[], const DISP displs[],              \
+                  MPI_Datatype recvtype, MPI_Comm comm),                                     \
+                 (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,       \
+                  comm),                                                                     \
+                 comm,                                                                       \
+                 gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0,                     \
+                              COUNT_ARRAY(recvcounts), recvtype, c),                         \
+                 -1,                                                                         \
+                 collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),                        \
+                                  COUNTS(sendcount, NULL, sendtype, NULL),                   \
+                                  COUNTS(0, recvcounts, recvtype, NULL), -1, c);)            \
+    BOTH_V_FORMS(ALLTOALLV##SUFFIX_F, Alltoallv##SUFFIX, IALLTOALLV##SUFFIX_F,               \
+                 Ialltoallv##SUFFIX,                                                         \
+                 (const void *sendbuf, const COUNT sendcounts[], const DISP sdispls[],       \
+                  MPI_Datatype sendtype, void *recvbuf, const COUNT recvcounts[],            \
+                  const DISP rdispls[], MPI_Datatype recvtype, MPI_Comm comm),               \
+                 (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,      \
+                  recvtype, comm),                                                           \
+                 comm,                                                                       \
+                 alltoall_bytes(IN_PLACE(sendbuf), 0, COUNT_ARRAY(sendcounts), sendtype, 0,  \
+                                COUNT_ARRAY(recvcounts), recvtype, c),                       \
+                 -1,                                                                         \
+                 collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),                         \
+                                  COUNTS(0, sendcounts, sendtype, NULL),                     \
+                                  COUNTS(0, recvcounts, recvtype, NULL), -1, c);)            \
+    BOTH_V_FORMS(ALLTOALLW##SUFFIX_F, Alltoallw##SUFFIX, IALLTOALLW##SUFFIX_F,               \
+                 Ialltoallw##SUFFIX,                                                         \
+                 (const void *sendbuf, const COUNT sendcounts[], const DISP sdispls[],       \
+                  const MPI_Datatype sendtypes[], void *recvbuf, const COUNT recvcounts[],   \
+                  const DISP rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),      \
+                 (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,     \
+                  recvtypes, comm),                                                          \
+                 comm,                                                                       \
+                 IN_PLACE(sendbuf) ? sum_typed(COUNT_ARRAY(recvcounts), recvtypes, comm_size(c))\
+                                   : sum_typed(COUNT_ARRAY(sendcounts), sendtypes, comm_size(c)),\
+                 -1,                                                                         \
+                 collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),                         \
+                                  COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),       \
+                                  COUNTS(0, recvcounts, MPI_DATATYPE_NULL, recvtypes), -1, c);)
+
+V_COLLECTIVES(, , int, int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+V_COLLECTIVES(_C, _c, MPI_Count, MPI_Aint)
+#endif
 
 /* The collectives of one count each, of count type COUNT (int, or
  * MPI_Count for their large-count forms: large_count.h), their enums and
@@ -161,8 +179,8 @@ BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
                (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
                 COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
-               alltoall_bytes(IN_PLACE(sendbuf), sendcount, NO_COUNTS, sendtype, recvcount, NO_COUNTS, \
-                              recvtype, c),                                                  \
+               alltoall_bytes(IN_PLACE(sendbuf), sendcount, NO_COUNTS, sendtype, recvcount,  \
+                              NO_COUNTS, recvtype, c),                                       \
                -1)
 
 ONE_COUNT_COLLECTIVES(, , int)

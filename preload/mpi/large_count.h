@@ -138,6 +138,29 @@ LARGE_COUNT(File_write_ordered_c, (MPI_File fh, const void *buf, MPI_Count count
                                    MPI_Datatype type, MPI_Status *status))
 
 #undef LARGE_COUNT_IO
+LARGE_COUNT_BOTH(Reduce_scatter_c, Ireduce_scatter_c,
+                 (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                  MPI_Datatype type, MPI_Op op, MPI_Comm comm))
+LARGE_COUNT_BOTH(Gatherv_c, Igatherv_c,
+                 (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm))
+LARGE_COUNT_BOTH(Scatterv_c, Iscatterv_c,
+                 (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm))
+LARGE_COUNT_BOTH(Allgatherv_c, Iallgatherv_c,
+                 (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  MPI_Comm comm))
+LARGE_COUNT_BOTH(Alltoallv_c, Ialltoallv_c,
+                 (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                  const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+LARGE_COUNT_BOTH(Alltoallw_c, Ialltoallw_c,
+                 (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
 #undef LARGE_COUNT_BOTH
 #undef UNPAREN_LARGE
 #undef LARGE_COUNT_ISEND

@@ -7,7 +7,8 @@ forms' bytes to and from each peer (peer_* datasets, a message per call),
 and the same per (sender, receiver) from `scope comm --collectives`; with
 LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms)
 MPI_Bcast_c (one of a count no int holds), MPI_Allreduce_c, MPI_Scan_c,
-MPI_Exscan_c and MPI_Reduce_scatter_block_c.
+MPI_Exscan_c, MPI_Reduce_scatter_block_c, and MPI_Gatherv_c and
+MPI_Alltoallv_c with their bytes per peer.
 usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI LARGE_COUNT)"""
 import csv
 import io
@@ -61,6 +62,7 @@ with h5py.File(sys.argv[1]) as f:
         large = sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c"))
         want_large = {"MPI_Allreduce_c": [(20, -1, 0)], "MPI_Scan_c": [(8, -1, 0)],
                       "MPI_Exscan_c": [(12, -1, 0)], "MPI_Reduce_scatter_block_c": [(16, -1, 0)],
+                      "MPI_Gatherv_c": [(4 * (r + 2), 1, 0)], "MPI_Alltoallv_c": [(40, -1, 0)],
                       "MPI_Bcast_c": [(48 if r == 1 else 0, 1, 0), (3000000000, r, None)]}
         if large != (sorted(want_large) if os.environ.get("LARGE_COUNT") == "1" else []):
             fail(f"rank {r}: large-count regions {large}")
@@ -77,6 +79,9 @@ with h5py.File(sys.argv[1]) as f:
         "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 0 else None,
         "MPI_Gatherv": lambda s, t: 4 * (2 * s + 1) if t == 2 else None,
     }
+    if os.environ.get("LARGE_COUNT") == "1":
+        sent["MPI_Gatherv_c"] = lambda s, t: 4 * (s + 2) if t == 1 else None
+        sent["MPI_Alltoallv_c"] = lambda s, t: 4 * (t + 1)
     for name, bytes_of in sent.items():
         for r in range(RANKS):
             want = []
