@@ -161,6 +161,24 @@ LARGE_COUNT_BOTH(Alltoallw_c, Ialltoallw_c,
                  (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                   const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+LARGE_COUNT_BOTH(Neighbor_allgather_c, Ineighbor_allgather_c,
+                 (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+LARGE_COUNT_BOTH(Neighbor_allgatherv_c, Ineighbor_allgatherv_c,
+                 (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  MPI_Comm comm))
+LARGE_COUNT_BOTH(Neighbor_alltoall_c, Ineighbor_alltoall_c,
+                 (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+LARGE_COUNT_BOTH(Neighbor_alltoallv_c, Ineighbor_alltoallv_c,
+                 (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                  const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+LARGE_COUNT_BOTH(Neighbor_alltoallw_c, Ineighbor_alltoallw_c,
+                 (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
 #undef LARGE_COUNT_BOTH
 #undef UNPAREN_LARGE
 #undef LARGE_COUNT_ISEND
