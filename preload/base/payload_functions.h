@@ -44,6 +44,26 @@
     X(IMPROBE, "MPI_Improbe", "p2p")                        \
     X(MRECV, "MPI_Mrecv", "p2p")                            \
     X(IMRECV, "MPI_Imrecv", "p2p")                          \
+    /* MPI-4 large-count forms (MPI_Count counts) */       \
+    X(SEND_C, "MPI_Send_c", "p2p")                        \
+    X(SSEND_C, "MPI_Ssend_c", "p2p")                      \
+    X(BSEND_C, "MPI_Bsend_c", "p2p")                      \
+    X(RSEND_C, "MPI_Rsend_c", "p2p")                      \
+    X(ISEND_C, "MPI_Isend_c", "p2p")                      \
+    X(ISSEND_C, "MPI_Issend_c", "p2p")                    \
+    X(IBSEND_C, "MPI_Ibsend_c", "p2p")                    \
+    X(IRSEND_C, "MPI_Irsend_c", "p2p")                    \
+    X(RECV_C, "MPI_Recv_c", "p2p")                        \
+    X(IRECV_C, "MPI_Irecv_c", "p2p")                      \
+    X(SENDRECV_C, "MPI_Sendrecv_c", "p2p")                \
+    X(SENDRECV_REPLACE_C, "MPI_Sendrecv_replace_c", "p2p")\
+    X(SEND_INIT_C, "MPI_Send_init_c", "p2p")              \
+    X(SSEND_INIT_C, "MPI_Ssend_init_c", "p2p")            \
+    X(BSEND_INIT_C, "MPI_Bsend_init_c", "p2p")            \
+    X(RSEND_INIT_C, "MPI_Rsend_init_c", "p2p")            \
+    X(RECV_INIT_C, "MPI_Recv_init_c", "p2p")              \
+    X(MRECV_C, "MPI_Mrecv_c", "p2p")                      \
+    X(IMRECV_C, "MPI_Imrecv_c", "p2p")                    \
     X(BARRIER, "MPI_Barrier", "collective")                 \
     X(IBARRIER, "MPI_Ibarrier", "collective")               \
     X(BCAST, "MPI_Bcast", "collective")                     \
@@ -78,6 +98,38 @@
     X(IALLTOALLV, "MPI_Ialltoallv", "collective")           \
     X(ALLTOALLW, "MPI_Alltoallw", "collective")             \
     X(IALLTOALLW, "MPI_Ialltoallw", "collective")           \
+    X(BCAST_C, "MPI_Bcast_c", "collective")               \
+    X(IBCAST_C, "MPI_Ibcast_c", "collective")             \
+    X(REDUCE_C, "MPI_Reduce_c", "collective")             \
+    X(IREDUCE_C, "MPI_Ireduce_c", "collective")           \
+    X(ALLREDUCE_C, "MPI_Allreduce_c", "collective")       \
+    X(IALLREDUCE_C, "MPI_Iallreduce_c", "collective")     \
+    X(GATHER_C, "MPI_Gather_c", "collective")             \
+    X(IGATHER_C, "MPI_Igather_c", "collective")           \
+    X(SCATTER_C, "MPI_Scatter_c", "collective")           \
+    X(ISCATTER_C, "MPI_Iscatter_c", "collective")         \
+    X(ALLGATHER_C, "MPI_Allgather_c", "collective")       \
+    X(IALLGATHER_C, "MPI_Iallgather_c", "collective")     \
+    X(ALLTOALL_C, "MPI_Alltoall_c", "collective")         \
+    X(IALLTOALL_C, "MPI_Ialltoall_c", "collective")       \
+    X(REDUCE_SCATTER_BLOCK_C, "MPI_Reduce_scatter_block_c", "collective")\
+    X(IREDUCE_SCATTER_BLOCK_C, "MPI_Ireduce_scatter_block_c", "collective")\
+    X(SCAN_C, "MPI_Scan_c", "collective")                 \
+    X(ISCAN_C, "MPI_Iscan_c", "collective")               \
+    X(EXSCAN_C, "MPI_Exscan_c", "collective")             \
+    X(IEXSCAN_C, "MPI_Iexscan_c", "collective")           \
+    X(REDUCE_SCATTER_C, "MPI_Reduce_scatter_c", "collective")\
+    X(IREDUCE_SCATTER_C, "MPI_Ireduce_scatter_c", "collective")\
+    X(GATHERV_C, "MPI_Gatherv_c", "collective")           \
+    X(IGATHERV_C, "MPI_Igatherv_c", "collective")         \
+    X(SCATTERV_C, "MPI_Scatterv_c", "collective")         \
+    X(ISCATTERV_C, "MPI_Iscatterv_c", "collective")       \
+    X(ALLGATHERV_C, "MPI_Allgatherv_c", "collective")     \
+    X(IALLGATHERV_C, "MPI_Iallgatherv_c", "collective")   \
+    X(ALLTOALLV_C, "MPI_Alltoallv_c", "collective")       \
+    X(IALLTOALLV_C, "MPI_Ialltoallv_c", "collective")     \
+    X(ALLTOALLW_C, "MPI_Alltoallw_c", "collective")       \
+    X(IALLTOALLW_C, "MPI_Ialltoallw_c", "collective")     \
     X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
     X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
     X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \
@@ -88,6 +140,16 @@
     X(INEIGHBOR_ALLTOALLV, "MPI_Ineighbor_alltoallv", "p2p")    \
     X(NEIGHBOR_ALLTOALLW, "MPI_Neighbor_alltoallw", "p2p")  \
     X(INEIGHBOR_ALLTOALLW, "MPI_Ineighbor_alltoallw", "p2p")    \
+    X(NEIGHBOR_ALLGATHER_C, "MPI_Neighbor_allgather_c", "p2p")\
+    X(INEIGHBOR_ALLGATHER_C, "MPI_Ineighbor_allgather_c", "p2p")\
+    X(NEIGHBOR_ALLGATHERV_C, "MPI_Neighbor_allgatherv_c", "p2p")\
+    X(INEIGHBOR_ALLGATHERV_C, "MPI_Ineighbor_allgatherv_c", "p2p")\
+    X(NEIGHBOR_ALLTOALL_C, "MPI_Neighbor_alltoall_c", "p2p")\
+    X(INEIGHBOR_ALLTOALL_C, "MPI_Ineighbor_alltoall_c", "p2p")\
+    X(NEIGHBOR_ALLTOALLV_C, "MPI_Neighbor_alltoallv_c", "p2p")\
+    X(INEIGHBOR_ALLTOALLV_C, "MPI_Ineighbor_alltoallv_c", "p2p")\
+    X(NEIGHBOR_ALLTOALLW_C, "MPI_Neighbor_alltoallw_c", "p2p")\
+    X(INEIGHBOR_ALLTOALLW_C, "MPI_Ineighbor_alltoallw_c", "p2p")\
     X(PUT, "MPI_Put", "rma")                                \
     X(GET, "MPI_Get", "rma")                                \
     X(ACCUMULATE, "MPI_Accumulate", "rma")                  \
@@ -98,6 +160,14 @@
     X(RGET_ACCUMULATE, "MPI_Rget_accumulate", "rma")        \
     X(FETCH_AND_OP, "MPI_Fetch_and_op", "rma")              \
     X(COMPARE_AND_SWAP, "MPI_Compare_and_swap", "rma")      \
+    X(PUT_C, "MPI_Put_c", "rma")                          \
+    X(GET_C, "MPI_Get_c", "rma")                          \
+    X(ACCUMULATE_C, "MPI_Accumulate_c", "rma")            \
+    X(RPUT_C, "MPI_Rput_c", "rma")                        \
+    X(RGET_C, "MPI_Rget_c", "rma")                        \
+    X(RACCUMULATE_C, "MPI_Raccumulate_c", "rma")          \
+    X(GET_ACCUMULATE_C, "MPI_Get_accumulate_c", "rma")    \
+    X(RGET_ACCUMULATE_C, "MPI_Rget_accumulate_c", "rma")  \
     X(FILE_READ, "MPI_File_read", "io")                     \
     X(FILE_WRITE, "MPI_File_write", "io")                   \
     X(FILE_READ_ALL, "MPI_File_read_all", "io")             \
@@ -119,7 +189,29 @@
     X(FILE_IREAD_SHARED, "MPI_File_iread_shared", "io")     \
     X(FILE_IWRITE_SHARED, "MPI_File_iwrite_shared", "io")   \
     X(FILE_READ_ORDERED, "MPI_File_read_ordered", "io")     \
-    X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io")
+    X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io") \
+    X(FILE_READ_C, "MPI_File_read_c", "io")               \
+    X(FILE_WRITE_C, "MPI_File_write_c", "io")             \
+    X(FILE_READ_ALL_C, "MPI_File_read_all_c", "io")       \
+    X(FILE_WRITE_ALL_C, "MPI_File_write_all_c", "io")     \
+    X(FILE_READ_AT_C, "MPI_File_read_at_c", "io")         \
+    X(FILE_WRITE_AT_C, "MPI_File_write_at_c", "io")       \
+    X(FILE_READ_AT_ALL_C, "MPI_File_read_at_all_c", "io") \
+    X(FILE_WRITE_AT_ALL_C, "MPI_File_write_at_all_c", "io")\
+    X(FILE_IREAD_C, "MPI_File_iread_c", "io")             \
+    X(FILE_IWRITE_C, "MPI_File_iwrite_c", "io")           \
+    X(FILE_IREAD_ALL_C, "MPI_File_iread_all_c", "io")     \
+    X(FILE_IWRITE_ALL_C, "MPI_File_iwrite_all_c", "io")   \
+    X(FILE_IREAD_AT_C, "MPI_File_iread_at_c", "io")       \
+    X(FILE_IWRITE_AT_C, "MPI_File_iwrite_at_c", "io")     \
+    X(FILE_IREAD_AT_ALL_C, "MPI_File_iread_at_all_c", "io")\
+    X(FILE_IWRITE_AT_ALL_C, "MPI_File_iwrite_at_all_c", "io")\
+    X(FILE_READ_SHARED_C, "MPI_File_read_shared_c", "io") \
+    X(FILE_WRITE_SHARED_C, "MPI_File_write_shared_c", "io")\
+    X(FILE_IREAD_SHARED_C, "MPI_File_iread_shared_c", "io")\
+    X(FILE_IWRITE_SHARED_C, "MPI_File_iwrite_shared_c", "io")\
+    X(FILE_READ_ORDERED_C, "MPI_File_read_ordered_c", "io")\
+    X(FILE_WRITE_ORDERED_C, "MPI_File_write_ordered_c", "io")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,

@@ -21,51 +21,77 @@ static inline int is_rank(const struct scope_comm *c, int root)
     return c && c->rank == root;
 }
 
-static inline int64_t sum(const int *counts, int n)
+/* A count per rank: ints, or MPI_Count of the large-count forms (wide);
+ * neither: no array. */
+struct count_array {
+    const int *ints;
+    const MPI_Count *wide;
+};
+
+/* The count_array of a C count array p (NULL: none), int or MPI_Count. */
+#define COUNT_ARRAY(p)                                                                       \
+    _Generic((p), const MPI_Count *: (struct count_array){NULL, (const MPI_Count *)(p)},     \
+             MPI_Count *: (struct count_array){NULL, (const MPI_Count *)(p)},               \
+             default: (struct count_array){(const int *)(p), NULL})
+#define NO_COUNTS ((struct count_array){NULL, NULL})
+
+static inline int has_counts(struct count_array a)
+{
+    return a.ints || a.wide;
+}
+
+static inline int64_t count_at(struct count_array a, int i)
+{
+    return a.wide ? a.wide[i] : a.ints[i];
+}
+
+static inline int64_t sum(struct count_array counts, int n)
 {
     int64_t total = 0;
-    for (int i = 0; counts && i < n; i++)
-        total += counts[i];
+    for (int i = 0; has_counts(counts) && i < n; i++)
+        total += count_at(counts, i);
     return total;
 }
 
 /* count values, or with `counts` one count per rank of c. */
-static inline int64_t per_rank(int count, const int *counts, const struct scope_comm *c)
+static inline int64_t per_rank(int64_t count, struct count_array counts,
+                               const struct scope_comm *c)
 {
-    return counts ? sum(counts, comm_size(c)) : (int64_t)count * comm_size(c);
+    return has_counts(counts) ? sum(counts, comm_size(c)) : count * comm_size(c);
 }
 
 /* MPI_Bcast: the root's buffer. */
-static inline int64_t broadcast_bytes(int count, MPI_Datatype type, int root,
+static inline int64_t broadcast_bytes(int64_t count, MPI_Datatype type, int root,
                                       const struct scope_comm *c)
 {
     return is_rank(c, root) ? type_bytes(count, type) : 0;
 }
 
-/* MPI_Scatter (counts NULL) and MPI_Scatterv: the root's send buffer. */
-static inline int64_t scatter_bytes(int count, const int *counts, MPI_Datatype type, int root,
-                                    const struct scope_comm *c)
+/* MPI_Scatter (no counts) and MPI_Scatterv: the root's send buffer. */
+static inline int64_t scatter_bytes(int64_t count, struct count_array counts, MPI_Datatype type,
+                                    int root, const struct scope_comm *c)
 {
     return is_rank(c, root) ? type_bytes(per_rank(count, counts, c), type) : 0;
 }
 
-/* MPI_Gather, MPI_Allgather (recvcounts NULL) and their v forms: this
+/* MPI_Gather, MPI_Allgather (no recvcounts) and their v forms: this
  * rank's contribution, in place its share of the receive buffer. */
-static inline int64_t gather_bytes(int in_place, int sendcount, MPI_Datatype sendtype,
-                                   int recvcount, const int *recvcounts, MPI_Datatype recvtype,
-                                   const struct scope_comm *c)
+static inline int64_t gather_bytes(int in_place, int64_t sendcount, MPI_Datatype sendtype,
+                                   int64_t recvcount, struct count_array recvcounts,
+                                   MPI_Datatype recvtype, const struct scope_comm *c)
 {
     if (!in_place)
         return type_bytes(sendcount, sendtype);
-    if (recvcounts)
-        return c ? type_bytes(recvcounts[c->rank], recvtype) : 0;
+    if (has_counts(recvcounts))
+        return c ? type_bytes(count_at(recvcounts, c->rank), recvtype) : 0;
     return type_bytes(recvcount, recvtype);
 }
 
-/* MPI_Alltoall (counts NULL) and MPI_Alltoallv: a count to every rank. */
-static inline int64_t alltoall_bytes(int in_place, int sendcount, const int *sendcounts,
-                                     MPI_Datatype sendtype, int recvcount,
-                                     const int *recvcounts, MPI_Datatype recvtype,
+/* MPI_Alltoall (no counts) and MPI_Alltoallv: a count to every rank. */
+static inline int64_t alltoall_bytes(int in_place, int64_t sendcount,
+                                     struct count_array sendcounts, MPI_Datatype sendtype,
+                                     int64_t recvcount, struct count_array recvcounts,
+                                     MPI_Datatype recvtype,
                                      const struct scope_comm *c)
 {
     if (in_place)

@@ -15,8 +15,8 @@
 /* One side's counts: `count` values of `type`, or per rank i counts[i]
  * values of types[i] (C), ftypes[i] (Fortran) or else `type`. */
 struct peer_counts {
-    int count;
-    const int *counts;
+    int64_t count;
+    struct count_array counts;
     MPI_Datatype type;
     const MPI_Datatype *types;
     const MPI_Fint *ftypes;
@@ -27,10 +27,10 @@ enum v_shape { V_ALLTOALL, V_ALLGATHER, V_GATHER, V_SCATTER, V_REDUCE_SCATTER };
 /* Bytes to or from rank i (count arrays), or of the scalar count (i < 0). */
 static inline int64_t peer_bytes(const struct peer_counts *p, int i)
 {
-    if (i < 0 || !p->counts)
+    if (i < 0 || !has_counts(p->counts))
         return type_bytes(p->count, p->type);
     MPI_Datatype type = p->types ? p->types[i] : p->ftypes ? PMPI_Type_f2c(p->ftypes[i]) : p->type;
-    return type_bytes(p->counts[i], type);
+    return type_bytes(count_at(p->counts, i), type);
 }
 
 static inline void peer_add(const struct wrapped_call *w, enum scope_peer_direction d,

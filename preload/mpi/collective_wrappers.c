@@ -4,14 +4,17 @@
  * this rank's send buffer (collective_bytes.h; w forms: the sum of its
  * typed send counts), its peer the root as a world rank (-1 without
  * one); the v and w forms also add their bytes per peer to the peer
- * totals (collective_peers.h). */
+ * totals (collective_peers.h). Each (Barrier aside) also in its MPI-4
+ * large-count form (MPI_Bcast_c ...: MPI_Count counts, MPI_Aint
+ * displacements) when the MPI library has them (large_count.h). */
 #include "collective_peers.h"
+#include "large_count.h"
 
-static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
+static int64_t sum_typed(struct count_array counts, const MPI_Datatype *types, int n)
 {
     int64_t total = 0;
-    for (int i = 0; counts && types && i < n; i++)
-        total += type_bytes(counts[i], types[i]);
+    for (int i = 0; has_counts(counts) && types && i < n; i++)
+        total += type_bytes(count_at(counts, i), types[i]);
     return total;
 }
 
@@ -32,118 +35,155 @@ static int64_t sum_typed(const int *counts, const MPI_Datatype *types, int n)
 
 /* count values of type, or per rank counts (of types). */
 #define COUNTS(count, counts, type, types)                                                    \
-    (&(struct peer_counts){(count), (counts), (type), (types), NULL})
+    (&(struct peer_counts){(count), COUNT_ARRAY(counts), (type), (types), NULL})
 
 #define IN_PLACE(buf) ((buf) == MPI_IN_PLACE)
 
 BOTH_FORMS(BARRIER, Barrier, IBARRIER, Ibarrier, (MPI_Comm comm), (comm), comm, 0, -1)
-BOTH_FORMS(BCAST, Bcast, IBCAST, Ibcast,
-           (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
-           (buf, count, type, root, comm), comm,
-           broadcast_bytes(count, type, root, c), root)
-BOTH_FORMS(REDUCE, Reduce, IREDUCE, Ireduce,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, root, comm), comm, type_bytes(count, type), root)
-BOTH_FORMS(ALLREDUCE, Allreduce, IALLREDUCE, Iallreduce,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
-BOTH_V_FORMS(REDUCE_SCATTER, Reduce_scatter, IREDUCE_SCATTER, Ireduce_scatter,
-             (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
-              MPI_Op op, MPI_Comm comm),
-             (sendbuf, recvbuf, recvcounts, type, op, comm), comm,
-             type_bytes(per_rank(0, recvcounts, c), type), -1,
-             collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),
-                              COUNTS(0, recvcounts, type, NULL), -1, c);)
-BOTH_FORMS(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, IREDUCE_SCATTER_BLOCK,
-           Ireduce_scatter_block,
-           (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, recvcount, type, op, comm), comm,
-           type_bytes(per_rank(recvcount, NULL, c), type), -1)
-BOTH_FORMS(SCAN, Scan, ISCAN, Iscan,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
-BOTH_FORMS(EXSCAN, Exscan, IEXSCAN, Iexscan,
-           (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-            MPI_Comm comm),
-           (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1)
-BOTH_FORMS(GATHER, Gather, IGATHER, Igather,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
-           root)
-BOTH_V_FORMS(GATHERV, Gatherv, IGATHERV, Igatherv,
-             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-              MPI_Comm comm),
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
-             comm,
-             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
-             root,
-             collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),
-                              COUNTS(sendcount, NULL, sendtype, NULL),
-                              COUNTS(0, recvcounts, recvtype, NULL), root, c);)
-BOTH_FORMS(SCATTER, Scatter, ISCATTER, Iscatter,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-           scatter_bytes(sendcount, NULL, sendtype, root, c), root)
-BOTH_V_FORMS(SCATTERV, Scatterv, ISCATTERV, Iscatterv,
-             (const void *sendbuf, const int sendcounts[], const int displs[],
-              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-              MPI_Comm comm),
-             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
-             comm, scatter_bytes(0, sendcounts, sendtype, root, c), root,
-             collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),
-                              COUNTS(recvcount, NULL, recvtype, NULL), root, c);)
-BOTH_FORMS(ALLGATHER, Allgather, IALLGATHER, Iallgather,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
-           gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NULL, recvtype, c),
-           -1)
-BOTH_V_FORMS(ALLGATHERV, Allgatherv, IALLGATHERV, Iallgatherv,
-             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), comm,
-             gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0, recvcounts, recvtype, c),
-             -1,
-             collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),
-                              COUNTS(sendcount, NULL, sendtype, NULL),
-                              COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
-BOTH_FORMS(ALLTOALL, Alltoall, IALLTOALL, Ialltoall,
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,
-           alltoall_bytes(IN_PLACE(sendbuf), sendcount, NULL, sendtype, recvcount, NULL,
-                          recvtype, c),
-           -1)
-BOTH_V_FORMS(ALLTOALLV, Alltoallv, IALLTOALLV, Ialltoallv,
-             (const void *sendbuf, const int sendcounts[], const int sdispls[],
-              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-              MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
-             comm,
-             alltoall_bytes(IN_PLACE(sendbuf), 0, sendcounts, sendtype, 0, recvcounts, recvtype,
-                            c),
-             -1,
-             collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
-                              COUNTS(0, sendcounts, sendtype, NULL),
-                              COUNTS(0, recvcounts, recvtype, NULL), -1, c);)
-BOTH_V_FORMS(ALLTOALLW, Alltoallw, IALLTOALLW, Ialltoallw,
-             (const void *sendbuf, const int sendcounts[], const int sdispls[],
-              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
-             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-              comm),
-             comm,
-             IN_PLACE(sendbuf) ? sum_typed(recvcounts, recvtypes, comm_size(c))
-                               : sum_typed(sendcounts, sendtypes, comm_size(c)),
-             -1,
-             collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),
-                              COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),
-                              COUNTS(0, recvcounts, MPI_DATATYPE_NULL, recvtypes), -1, c);)
+/* The v and w forms, of count type COUNT and displacement type DISP (int,
+ * or MPI_Count and MPI_Aint for their large-count forms: large_count.h),
+ * their enums and names ending in SUFFIX_F and SUFFIX. */
+#define V_COLLECTIVES(SUFFIX_F, SUFFIX, COUNT, DISP)                                         \
+    BOTH_V_FORMS(REDUCE_SCATTER##SUFFIX_F, Reduce_scatter##SUFFIX,                           \
+                 IREDUCE_SCATTER##SUFFIX_F, Ireduce_scatter##SUFFIX,                         \
+                 (const void *sendbuf, void *recvbuf, const COUNT recvcounts[],              \
+                  MPI_Datatype type, MPI_Op op, MPI_Comm comm),                              \
+                 (sendbuf, recvbuf, recvcounts, type, op, comm), comm,                       \
+                 type_bytes(per_rank(0, COUNT_ARRAY(recvcounts), c), type), -1,              \
+                 collective_peers(&w, V_REDUCE_SCATTER, 0, COUNTS(0, NULL, type, NULL),      \
+                                  COUNTS(0, recvcounts, type, NULL), -1, c);)                \
+    BOTH_V_FORMS(GATHERV##SUFFIX_F, Gatherv##SUFFIX, IGATHERV##SUFFIX_F, Igatherv##SUFFIX,   \
+                 (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype,               \
+                  void *recvbuf, const COUNT recvcounts[], const DISP displs[],              \
+                  MPI_Datatype recvtype, int root, MPI_Comm comm),                           \
+                 (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,       \
+                  root, comm),                                                               \
+                 comm,                                                                       \
+                 gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0,                     \
+                              COUNT_ARRAY(recvcounts), recvtype, c),                         \
+                 root,                                                                       \
+                 collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),                           \
+                                  COUNTS(sendcount, NULL, sendtype, NULL),                   \
+                                  COUNTS(0, recvcounts, recvtype, NULL), root, c);)          \
+    BOTH_V_FORMS(SCATTERV##SUFFIX_F, Scatterv##SUFFIX, ISCATTERV##SUFFIX_F, Iscatterv##SUFFIX,\
+                 (const void *sendbuf, const COUNT sendcounts[], const DISP displs[],        \
+                  MPI_Datatype sendtype, void *recvbuf, COUNT recvcount,                     \
+                  MPI_Datatype recvtype, int root, MPI_Comm comm),                           \
+                 (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,       \
+                  root, comm),                                                               \
+                 comm, scatter_bytes(0, COUNT_ARRAY(sendcounts), sendtype, root, c), root,   \
+                 collective_peers(&w, V_SCATTER, 0, COUNTS(0, sendcounts, sendtype, NULL),   \
+                                  COUNTS(recvcount, NULL, recvtype, NULL), root, c);)        \
+    BOTH_V_FORMS(ALLGATHERV##SUFFIX_F, Allgatherv##SUFFIX, IALLGATHERV##SUFFIX_F,            \
+                 Iallgatherv##SUFFIX,                                                        \
+                 (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype,               \
+                  void *recvbuf, const COUNT recvcounts[], const DISP displs[],              \
+                  MPI_Datatype recvtype, MPI_Comm comm),                                     \
+                 (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,       \
+                  comm),                                                                     \
+                 comm,                                                                       \
+                 gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0,                     \
+                              COUNT_ARRAY(recvcounts), recvtype, c),                         \
+                 -1,                                                                         \
+                 collective_peers(&w, V_ALLGATHER, IN_PLACE(sendbuf),                        \
+                                  COUNTS(sendcount, NULL, sendtype, NULL),                   \
+                                  COUNTS(0, recvcounts, recvtype, NULL), -1, c);)            \
+    BOTH_V_FORMS(ALLTOALLV##SUFFIX_F, Alltoallv##SUFFIX, IALLTOALLV##SUFFIX_F,               \
+                 Ialltoallv##SUFFIX,                                                         \
+                 (const void *sendbuf, const COUNT sendcounts[], const DISP sdispls[],       \
+                  MPI_Datatype sendtype, void *recvbuf, const COUNT recvcounts[],            \
+                  const DISP rdispls[], MPI_Datatype recvtype, MPI_Comm comm),               \
+                 (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,      \
+                  recvtype, comm),                                                           \
+                 comm,                                                                       \
+                 alltoall_bytes(IN_PLACE(sendbuf), 0, COUNT_ARRAY(sendcounts), sendtype, 0,  \
+                                COUNT_ARRAY(recvcounts), recvtype, c),                       \
+                 -1,                                                                         \
+                 collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),                         \
+                                  COUNTS(0, sendcounts, sendtype, NULL),                     \
+                                  COUNTS(0, recvcounts, recvtype, NULL), -1, c);)            \
+    BOTH_V_FORMS(ALLTOALLW##SUFFIX_F, Alltoallw##SUFFIX, IALLTOALLW##SUFFIX_F,               \
+                 Ialltoallw##SUFFIX,                                                         \
+                 (const void *sendbuf, const COUNT sendcounts[], const DISP sdispls[],       \
+                  const MPI_Datatype sendtypes[], void *recvbuf, const COUNT recvcounts[],   \
+                  const DISP rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),      \
+                 (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,     \
+                  recvtypes, comm),                                                          \
+                 comm,                                                                       \
+                 IN_PLACE(sendbuf) ? sum_typed(COUNT_ARRAY(recvcounts), recvtypes, comm_size(c))\
+                                   : sum_typed(COUNT_ARRAY(sendcounts), sendtypes, comm_size(c)),\
+                 -1,                                                                         \
+                 collective_peers(&w, V_ALLTOALL, IN_PLACE(sendbuf),                         \
+                                  COUNTS(0, sendcounts, MPI_DATATYPE_NULL, sendtypes),       \
+                                  COUNTS(0, recvcounts, MPI_DATATYPE_NULL, recvtypes), -1, c);)
+
+V_COLLECTIVES(, , int, int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+V_COLLECTIVES(_C, _c, MPI_Count, MPI_Aint)
+#endif
+
+/* The collectives of one count each, of count type COUNT (int, or
+ * MPI_Count for their large-count forms: large_count.h), their enums and
+ * names ending in SUFFIX_F and SUFFIX. */
+#define ONE_COUNT_COLLECTIVES(SUFFIX_F, SUFFIX, COUNT)                                       \
+    BOTH_FORMS(BCAST##SUFFIX_F, Bcast##SUFFIX, IBCAST##SUFFIX_F, Ibcast##SUFFIX,             \
+               (void *buf, COUNT count, MPI_Datatype type, int root, MPI_Comm comm),         \
+               (buf, count, type, root, comm), comm,                                         \
+               broadcast_bytes(count, type, root, c), root)                                  \
+    BOTH_FORMS(REDUCE##SUFFIX_F, Reduce##SUFFIX, IREDUCE##SUFFIX_F, Ireduce##SUFFIX,         \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, int root, MPI_Comm comm),                                         \
+               (sendbuf, recvbuf, count, type, op, root, comm), comm,                        \
+               type_bytes(count, type), root)                                                \
+    BOTH_FORMS(ALLREDUCE##SUFFIX_F, Allreduce##SUFFIX, IALLREDUCE##SUFFIX_F,                 \
+               Iallreduce##SUFFIX,                                                           \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \
+    BOTH_FORMS(REDUCE_SCATTER_BLOCK##SUFFIX_F, Reduce_scatter_block##SUFFIX,                 \
+               IREDUCE_SCATTER_BLOCK##SUFFIX_F, Ireduce_scatter_block##SUFFIX,               \
+               (const void *sendbuf, void *recvbuf, COUNT recvcount, MPI_Datatype type,      \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, recvcount, type, op, comm), comm,                          \
+               type_bytes(per_rank(recvcount, NO_COUNTS, c), type), -1)                           \
+    BOTH_FORMS(SCAN##SUFFIX_F, Scan##SUFFIX, ISCAN##SUFFIX_F, Iscan##SUFFIX,                 \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \
+    BOTH_FORMS(EXSCAN##SUFFIX_F, Exscan##SUFFIX, IEXSCAN##SUFFIX_F, Iexscan##SUFFIX,         \
+               (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
+                MPI_Op op, MPI_Comm comm),                                                   \
+               (sendbuf, recvbuf, count, type, op, comm), comm, type_bytes(count, type), -1) \
+    BOTH_FORMS(GATHER##SUFFIX_F, Gather##SUFFIX, IGATHER##SUFFIX_F, Igather##SUFFIX,         \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
+               comm,                                                                         \
+               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NO_COUNTS,    \
+                            recvtype, c),                                                    \
+               root)                                                                         \
+    BOTH_FORMS(SCATTER##SUFFIX_F, Scatter##SUFFIX, ISCATTER##SUFFIX_F, Iscatter##SUFFIX,     \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
+               comm, scatter_bytes(sendcount, NO_COUNTS, sendtype, root, c), root)                \
+    BOTH_FORMS(ALLGATHER##SUFFIX_F, Allgather##SUFFIX, IALLGATHER##SUFFIX_F,                 \
+               Iallgather##SUFFIX,                                                           \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
+               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NO_COUNTS,    \
+                            recvtype, c),                                                    \
+               -1)                                                                           \
+    BOTH_FORMS(ALLTOALL##SUFFIX_F, Alltoall##SUFFIX, IALLTOALL##SUFFIX_F, Ialltoall##SUFFIX, \
+               (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                COUNT recvcount, MPI_Datatype recvtype, MPI_Comm comm),                      \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), comm,     \
+               alltoall_bytes(IN_PLACE(sendbuf), sendcount, NO_COUNTS, sendtype, recvcount,  \
+                              NO_COUNTS, recvtype, c),                                       \
+               -1)
+
+ONE_COUNT_COLLECTIVES(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+ONE_COUNT_COLLECTIVES(_C, _c, MPI_Count)
+#endif

@@ -19,17 +19,18 @@ struct collective_desc {
     int sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, ierr;
 };
 
-static const int *counts(void *const *a, int pos)
+static struct count_array counts(void *const *a, int pos)
 {
-    return fortran_arg(a, pos);
+    return (struct count_array){fortran_arg(a, pos), NULL};
 }
 
 /* MPI_Alltoallw: counts[i] of Fortran type types[i] to each rank i of c. */
-static int64_t typed_sum(const int *counts, const MPI_Fint *types, const struct scope_comm *c)
+static int64_t typed_sum(struct count_array counts, const MPI_Fint *types,
+                         const struct scope_comm *c)
 {
     int64_t total = 0;
-    for (int i = 0; counts && types && i < comm_size(c); i++)
-        total += type_bytes(counts[i], PMPI_Type_f2c(types[i]));
+    for (int i = 0; has_counts(counts) && types && i < comm_size(c); i++)
+        total += type_bytes(count_at(counts, i), PMPI_Type_f2c(types[i]));
     return total;
 }
 
@@ -51,20 +52,20 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     case REDUCE_SCATTER:
         return type_bytes(per_rank(0, counts(a, d->sendcount), c), st);
     case REDUCE_SCATTER_BLOCK:
-        return type_bytes(per_rank(fint(a, d->sendcount), NULL, c), st);
+        return type_bytes(per_rank(fint(a, d->sendcount), NO_COUNTS, c), st);
     case GATHER:
-        return gather_bytes(in_place, fint(a, d->sendcount), st, fint(a, d->recvcount), NULL, rt,
+        return gather_bytes(in_place, fint(a, d->sendcount), st, fint(a, d->recvcount), NO_COUNTS, rt,
                             c);
     case GATHERV:
         return gather_bytes(in_place, fint(a, d->sendcount), st, 0, counts(a, d->recvcount), rt,
                             c);
     case SCATTER:
-        return scatter_bytes(fint(a, d->sendcount), NULL, st, root, c);
+        return scatter_bytes(fint(a, d->sendcount), NO_COUNTS, st, root, c);
     case SCATTERV:
         return scatter_bytes(0, counts(a, d->sendcount), st, root, c);
     case ALLTOALL:
-        return alltoall_bytes(in_place, fint(a, d->sendcount), NULL, st, fint(a, d->recvcount),
-                              NULL, rt, c);
+        return alltoall_bytes(in_place, fint(a, d->sendcount), NO_COUNTS, st,
+                              fint(a, d->recvcount), NO_COUNTS, rt, c);
     case ALLTOALLV:
         return alltoall_bytes(in_place, 0, counts(a, d->sendcount), st, 0,
                               counts(a, d->recvcount), rt, c);
@@ -85,9 +86,9 @@ static void collective_peer_bytes(const struct collective_desc *d, const struct 
     const MPI_Fint *sts = typed ? fortran_arg(a, d->sendtype) : NULL;
     const MPI_Fint *rts = typed ? fortran_arg(a, d->recvtype) : NULL;
     int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
-    struct peer_counts scalar_send = {fint(a, d->sendcount), NULL, st, NULL, NULL};
+    struct peer_counts scalar_send = {fint(a, d->sendcount), NO_COUNTS, st, NULL, NULL};
     struct peer_counts send = {0, counts(a, d->sendcount), st, NULL, sts};
-    struct peer_counts scalar_recv = {fint(a, d->recvcount), NULL, rt, NULL, NULL};
+    struct peer_counts scalar_recv = {fint(a, d->recvcount), NO_COUNTS, rt, NULL, NULL};
     struct peer_counts recv = {0, counts(a, d->recvcount), rt, NULL, rts};
     struct peer_counts reduced = {0, counts(a, d->sendcount), st, NULL, NULL};
     switch (d->shape) {

@@ -21,7 +21,7 @@ struct neighbor_desc {
 static struct side side_of(const struct side_desc *d, void *const *a)
 {
     if (d->counts)
-        return (struct side){.counts = fortran_arg(a, d->count),
+        return (struct side){.counts = {fortran_arg(a, d->count), NULL},
                              .type = d->types ? MPI_DATATYPE_NULL : fortran_type(a, d->type),
                              .fortran_types = d->types ? fortran_arg(a, d->type) : NULL};
     return (struct side){.count = fint(a, d->count), .type = fortran_type(a, d->type)};

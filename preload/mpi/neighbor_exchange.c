@@ -76,7 +76,7 @@ static int64_t side_bytes(const struct side *s, int i)
     MPI_Datatype type = s->types          ? s->types[i]
                         : s->fortran_types ? PMPI_Type_f2c(s->fortran_types[i])
                                            : s->type;
-    return type_bytes(s->counts ? s->counts[i] : s->count, type);
+    return type_bytes(has_counts(s->counts) ? count_at(s->counts, i) : s->count, type);
 }
 
 void scope_neighbor_exchange(struct wrapped_call *w, MPI_Comm comm, struct side sent,

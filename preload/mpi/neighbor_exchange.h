@@ -4,13 +4,14 @@
 #ifndef SCOPE_NEIGHBOR_EXCHANGE_H
 #define SCOPE_NEIGHBOR_EXCHANGE_H
 
-#include "wrapped_call.h"
+#include "collective_bytes.h"
 
 /* One side of the exchange: count x type to every neighbor, or counts[i]
- * of type (or of types[i], or of the Fortran types[i]) to neighbor i. */
+ * (int, or MPI_Count of the large-count forms) of type (or of types[i], or
+ * of the Fortran types[i]) to neighbor i. */
 struct side {
-    int count;
-    const int *counts;
+    int64_t count;
+    struct count_array counts;
     MPI_Datatype type;
     const MPI_Datatype *types;
     const MPI_Fint *fortran_types;

@@ -2,16 +2,18 @@
  * records with what they carried (wrapped_call.h): sends (bytes = count x
  * type size, the destination as a world rank), receives (from the
  * status), and Wait/Test, which record the receives they complete (started
- * by MPI_Irecv: request_table.h). */
+ * by MPI_Irecv: request_table.h); each also in its MPI-4 large-count form
+ * (MPI_Send_c ...) when the MPI library has them (large_count.h). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "large_count.h"
 #include "request_table.h"
 #include "wrapped_call.h"
 
 /* A message of count x type sent to dest (MPI_PROC_NULL: none). */
-static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int dest, int tag,
+static void add_send(struct wrapped_call *w, int64_t count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm)
 {
     const struct scope_comm *c = scope_comm_of(comm);
@@ -22,111 +24,124 @@ static void add_send(struct wrapped_call *w, int count, MPI_Datatype type, int d
     add_item(w, SCOPE_ITEM_SENT, type_bytes(count, type), scope_comm_world_rank(c, dest), tag, c);
 }
 
+/* Each function below is described once with its count type COUNT: int,
+ * or MPI_Count for its large-count form (large_count.h). */
+
 /* ---- sends: one description per family ---- */
 
-#define BLOCKING_SEND(F, NAME)                                                               \
+#define BLOCKING_SEND(F, NAME, COUNT)                                                        \
     WRAPPED(F, NAME,                                                                         \
-            (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
+            (const void *buf, COUNT count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
             (buf, count, type, dest, tag, comm), add_send(&w, count, type, dest, tag, comm);)
 
-#define NONBLOCKING_SEND(F, NAME)                                                            \
+#define NONBLOCKING_SEND(F, NAME, COUNT)                                                     \
     WRAPPED(F, NAME,                                                                         \
-            (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
+            (const void *buf, COUNT count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
              MPI_Request *request),                                                          \
             (buf, count, type, dest, tag, comm, request),                                    \
             add_send(&w, count, type, dest, tag, comm);)
 
-BLOCKING_SEND(SEND, Send)
-BLOCKING_SEND(SSEND, Ssend)
-BLOCKING_SEND(BSEND, Bsend)
-BLOCKING_SEND(RSEND, Rsend)
-NONBLOCKING_SEND(ISEND, Isend)
-NONBLOCKING_SEND(ISSEND, Issend)
-NONBLOCKING_SEND(IBSEND, Ibsend)
-NONBLOCKING_SEND(IRSEND, Irsend)
-
 /* ---- receives ---- */
 
-EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                    MPI_Status *status)
-{
-    struct wrapped_call w;
-    if (!call_begins(&w, SCOPE_WRAPPED_RECV))
-        return PMPI_Recv(buf, count, type, source, tag, comm, status);
-    MPI_Status own;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
-    call_returned(&w);
-    if (rc == MPI_SUCCESS)
-        add_received(&w, st, scope_comm_of(comm));
-    call_ends(&w, __builtin_return_address(0));
-    return rc;
-}
+#define RECEIVE(F, NAME, COUNT)                                                              \
+    EXPORT int MPI_##NAME(void *buf, COUNT count, MPI_Datatype type, int source, int tag,    \
+                          MPI_Comm comm, MPI_Status *status)                                 \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
+            return PMPI_##NAME(buf, count, type, source, tag, comm, status);                 \
+        MPI_Status own;                                                                      \
+        MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;                        \
+        int rc = PMPI_##NAME(buf, count, type, source, tag, comm, st);                       \
+        call_returned(&w);                                                                   \
+        if (rc == MPI_SUCCESS)                                                               \
+            add_received(&w, st, scope_comm_of(comm));                                       \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
+    }
 
 /* Irecv itself moves nothing: its peer and tag are the ones asked for (-1
  * for any); the Wait or Test that completes it records the message. */
-EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                     MPI_Request *request)
-{
-    struct wrapped_call w;
-    int recorded = call_begins(&w, SCOPE_WRAPPED_IRECV);
-    int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-    if (!recorded && !completions_recorded())
-        return rc;
-    if (recorded)
-        call_returned(&w);
-    const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;
-    if (c && completions_recorded())
-        scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request),
-                         &(struct scope_handle_info){.comm = c});
-    if (recorded) {
-        if (c)
-            add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, source),
-                     tag == MPI_ANY_TAG ? -1 : tag, c);
-        call_ends(&w, __builtin_return_address(0));
+#define NONBLOCKING_RECEIVE(F, NAME, COUNT)                                                  \
+    EXPORT int MPI_##NAME(void *buf, COUNT count, MPI_Datatype type, int source, int tag,    \
+                          MPI_Comm comm, MPI_Request *request)                               \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
+        int rc = PMPI_##NAME(buf, count, type, source, tag, comm, request);                  \
+        if (!recorded && !completions_recorded())                                            \
+            return rc;                                                                       \
+        if (recorded)                                                                        \
+            call_returned(&w);                                                               \
+        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;         \
+        if (c && completions_recorded())                                                     \
+            scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request),               \
+                             &(struct scope_handle_info){.comm = c});                        \
+        if (recorded) {                                                                      \
+            if (c)                                                                           \
+                add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, source),           \
+                         tag == MPI_ANY_TAG ? -1 : tag, c);                                  \
+            call_ends(&w, __builtin_return_address(0));                                      \
+        }                                                                                    \
+        return rc;                                                                           \
     }
-    return rc;
-}
 
-EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    struct wrapped_call w;
-    if (!call_begins(&w, SCOPE_WRAPPED_SENDRECV))
-        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                             recvtype, source, recvtag, comm, status);
-    MPI_Status own;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, st);
-    call_returned(&w);
-    if (rc == MPI_SUCCESS) {
-        add_send(&w, sendcount, sendtype, dest, sendtag, comm);
-        add_received(&w, st, scope_comm_of(comm));
+/* Sendrecv and Sendrecv_replace: the message sent, then the one received
+ * (from the status). */
+#define SEND_RECEIVE(F, NAME, PARAMS, ARGS, SENT)                                            \
+    EXPORT int MPI_##NAME PARAMS                                                             \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        if (!call_begins(&w, SCOPE_WRAPPED_##F))                                             \
+            return PMPI_##NAME ARGS;                                                         \
+        MPI_Status own;                                                                      \
+        if (status == MPI_STATUS_IGNORE)                                                     \
+            status = &own;                                                                   \
+        int rc = PMPI_##NAME ARGS;                                                           \
+        call_returned(&w);                                                                   \
+        if (rc == MPI_SUCCESS) {                                                             \
+            add_send(&w, UNPAREN SENT, comm);                                                \
+            add_received(&w, status, scope_comm_of(comm));                                   \
+        }                                                                                    \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
     }
-    call_ends(&w, __builtin_return_address(0));
-    return rc;
-}
 
-EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
-                                int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    struct wrapped_call w;
-    if (!call_begins(&w, SCOPE_WRAPPED_SENDRECV_REPLACE))
-        return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
-                                     status);
-    MPI_Status own;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, st);
-    call_returned(&w);
-    if (rc == MPI_SUCCESS) {
-        add_send(&w, count, type, dest, sendtag, comm);
-        add_received(&w, st, scope_comm_of(comm));
-    }
-    call_ends(&w, __builtin_return_address(0));
-    return rc;
-}
+#define SENDRECV(F, NAME, COUNT)                                                             \
+    SEND_RECEIVE(F, NAME,                                                                    \
+                 (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, int dest,     \
+                  int sendtag, void *recvbuf, COUNT recvcount, MPI_Datatype recvtype,        \
+                  int source, int recvtag, MPI_Comm comm, MPI_Status *status),               \
+                 (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, \
+                  source, recvtag, comm, status),                                            \
+                 (sendcount, sendtype, dest, sendtag))
+#define SENDRECV_REPLACE(F, NAME, COUNT)                                                     \
+    SEND_RECEIVE(F, NAME,                                                                    \
+                 (void *buf, COUNT count, MPI_Datatype type, int dest, int sendtag,          \
+                  int source, int recvtag, MPI_Comm comm, MPI_Status *status),               \
+                 (buf, count, type, dest, sendtag, source, recvtag, comm, status),           \
+                 (count, type, dest, sendtag))
+
+/* Every function above, of count type COUNT, its enum and name ending in
+ * SUFFIX_F and SUFFIX. */
+#define POINT_TO_POINT(SUFFIX_F, SUFFIX, COUNT)                                              \
+    BLOCKING_SEND(SEND##SUFFIX_F, Send##SUFFIX, COUNT)                                       \
+    BLOCKING_SEND(SSEND##SUFFIX_F, Ssend##SUFFIX, COUNT)                                     \
+    BLOCKING_SEND(BSEND##SUFFIX_F, Bsend##SUFFIX, COUNT)                                     \
+    BLOCKING_SEND(RSEND##SUFFIX_F, Rsend##SUFFIX, COUNT)                                     \
+    NONBLOCKING_SEND(ISEND##SUFFIX_F, Isend##SUFFIX, COUNT)                                  \
+    NONBLOCKING_SEND(ISSEND##SUFFIX_F, Issend##SUFFIX, COUNT)                                \
+    NONBLOCKING_SEND(IBSEND##SUFFIX_F, Ibsend##SUFFIX, COUNT)                                \
+    NONBLOCKING_SEND(IRSEND##SUFFIX_F, Irsend##SUFFIX, COUNT)                                \
+    RECEIVE(RECV##SUFFIX_F, Recv##SUFFIX, COUNT)                                             \
+    NONBLOCKING_RECEIVE(IRECV##SUFFIX_F, Irecv##SUFFIX, COUNT)                               \
+    SENDRECV(SENDRECV##SUFFIX_F, Sendrecv##SUFFIX, COUNT)                                    \
+    SENDRECV_REPLACE(SENDRECV_REPLACE##SUFFIX_F, Sendrecv_replace##SUFFIX, COUNT)
+
+POINT_TO_POINT(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+POINT_TO_POINT(_C, _c, MPI_Count)
+#endif
 
 /* ---- completions: Wait and Test, of one, any, all or some requests ----
  * The requests are copied before the call (completed ones become

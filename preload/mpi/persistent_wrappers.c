@@ -10,11 +10,16 @@
  * communicator by message handle, for the MPI_Mrecv (records it received)
  * or MPI_Imrecv (a pending receive) that takes it. Handles are followed
  * whenever the config selects any wrapped function, so that a selected
- * MPI_Start or MPI_Mrecv knows them. */
+ * MPI_Start or MPI_Mrecv knows them. The inits and matched receives also
+ * in their MPI-4 large-count forms (MPI_Send_init_c ..., MPI_Mrecv_c)
+ * when the MPI library has them. */
+#include "large_count.h"
 #include "persistent_calls.h"
 
-#define SEND_INIT(F, NAME)                                                                   \
-    EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, \
+/* Each init is described once with its count type COUNT: int, or
+ * MPI_Count for its large-count form (large_count.h). */
+#define SEND_INIT(F, NAME, COUNT)                                                            \
+    EXPORT int MPI_##NAME(const void *buf, COUNT count, MPI_Datatype type, int dest, int tag, \
                           MPI_Comm comm, MPI_Request *request)                               \
     {                                                                                        \
         struct wrapped_call w;                                                               \
@@ -37,31 +42,41 @@
         return rc;                                                                           \
     }
 
-SEND_INIT(SEND_INIT, Send_init)
-SEND_INIT(SSEND_INIT, Ssend_init)
-SEND_INIT(BSEND_INIT, Bsend_init)
-SEND_INIT(RSEND_INIT, Rsend_init)
-
-EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
-                         MPI_Comm comm, MPI_Request *request)
-{
-    struct wrapped_call w;
-    int recorded = call_begins(&w, SCOPE_WRAPPED_RECV_INIT);
-    int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
-    if (!recorded && !scope_wrapped_any())
-        return rc;
-    if (recorded)
-        call_returned(&w);
-    const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;
-    if (c)
-        remember_recv(*request, source, c);
-    if (recorded) {
-        if (c)
-            add_init(&w, source, tag, c);
-        call_ends(&w, __builtin_return_address(0));
+#define RECV_INIT(F, NAME, COUNT)                                                            \
+    EXPORT int MPI_##NAME(void *buf, COUNT count, MPI_Datatype type, int source, int tag,    \
+                          MPI_Comm comm, MPI_Request *request)                               \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
+        int rc = PMPI_##NAME(buf, count, type, source, tag, comm, request);                  \
+        if (!recorded && !scope_wrapped_any())                                               \
+            return rc;                                                                       \
+        if (recorded)                                                                        \
+            call_returned(&w);                                                               \
+        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;         \
+        if (c)                                                                               \
+            remember_recv(*request, source, c);                                              \
+        if (recorded) {                                                                      \
+            if (c)                                                                           \
+                add_init(&w, source, tag, c);                                                \
+            call_ends(&w, __builtin_return_address(0));                                      \
+        }                                                                                    \
+        return rc;                                                                           \
     }
-    return rc;
-}
+
+/* Every init, of count type COUNT, its enum and name ending in SUFFIX_F and
+ * SUFFIX. */
+#define INITS(SUFFIX_F, SUFFIX, COUNT)                                                       \
+    SEND_INIT(SEND_INIT##SUFFIX_F, Send_init##SUFFIX, COUNT)                                 \
+    SEND_INIT(SSEND_INIT##SUFFIX_F, Ssend_init##SUFFIX, COUNT)                               \
+    SEND_INIT(BSEND_INIT##SUFFIX_F, Bsend_init##SUFFIX, COUNT)                               \
+    SEND_INIT(RSEND_INIT##SUFFIX_F, Rsend_init##SUFFIX, COUNT)                               \
+    RECV_INIT(RECV_INIT##SUFFIX_F, Recv_init##SUFFIX, COUNT)
+
+INITS(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+INITS(_C, _c, MPI_Count)
+#endif
 
 EXPORT int MPI_Start(MPI_Request *request)
 {
@@ -135,38 +150,46 @@ PROBE(IMPROBE, Improbe,
       (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status),
       (source, tag, comm, flag, message, status), *flag, message)
 
-EXPORT int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-                     MPI_Status *status)
-{
-    struct wrapped_call w;
-    MPI_Message m = *message;
-    if (!call_begins(&w, SCOPE_WRAPPED_MRECV)) {
-        matched_comm(m);
-        return PMPI_Mrecv(buf, count, type, message, status);
+/* The matched receives, of count type COUNT (int, or MPI_Count for their
+ * large-count forms), enums and names ending in SUFFIX_F and SUFFIX. */
+#define MATCHED_RECEIVES(SUFFIX_F, SUFFIX, COUNT)                                            \
+    EXPORT int MPI_Mrecv##SUFFIX(void *buf, COUNT count, MPI_Datatype type,                 \
+                                 MPI_Message *message, MPI_Status *status)                   \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        MPI_Message m = *message;                                                            \
+        if (!call_begins(&w, SCOPE_WRAPPED_MRECV##SUFFIX_F)) {                               \
+            matched_comm(m);                                                                 \
+            return PMPI_Mrecv##SUFFIX(buf, count, type, message, status);                    \
+        }                                                                                    \
+        MPI_Status own;                                                                      \
+        MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;                        \
+        int rc = PMPI_Mrecv##SUFFIX(buf, count, type, message, st);                          \
+        call_returned(&w);                                                                   \
+        const struct scope_comm *c = matched_comm(m);                                        \
+        if (rc == MPI_SUCCESS)                                                               \
+            add_received(&w, st, c);                                                         \
+        call_ends(&w, __builtin_return_address(0));                                          \
+        return rc;                                                                           \
+    }                                                                                        \
+                                                                                             \
+    EXPORT int MPI_Imrecv##SUFFIX(void *buf, COUNT count, MPI_Datatype type,                \
+                                  MPI_Message *message, MPI_Request *request)                \
+    {                                                                                        \
+        struct wrapped_call w;                                                               \
+        int recorded = call_begins(&w, SCOPE_WRAPPED_IMRECV##SUFFIX_F);                      \
+        const struct scope_comm *c = matched_comm(*message);                                 \
+        int rc = PMPI_Imrecv##SUFFIX(buf, count, type, message, request);                    \
+        if (recorded)                                                                        \
+            call_returned(&w);                                                               \
+        if (rc == MPI_SUCCESS)                                                               \
+            imrecv_started(&w, recorded, *request, c);                                       \
+        if (recorded)                                                                        \
+            call_ends(&w, __builtin_return_address(0));                                      \
+        return rc;                                                                           \
     }
-    MPI_Status own;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    int rc = PMPI_Mrecv(buf, count, type, message, st);
-    call_returned(&w);
-    const struct scope_comm *c = matched_comm(m);
-    if (rc == MPI_SUCCESS)
-        add_received(&w, st, c);
-    call_ends(&w, __builtin_return_address(0));
-    return rc;
-}
 
-EXPORT int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-                      MPI_Request *request)
-{
-    struct wrapped_call w;
-    int recorded = call_begins(&w, SCOPE_WRAPPED_IMRECV);
-    const struct scope_comm *c = matched_comm(*message);
-    int rc = PMPI_Imrecv(buf, count, type, message, request);
-    if (recorded)
-        call_returned(&w);
-    if (rc == MPI_SUCCESS)
-        imrecv_started(&w, recorded, *request, c);
-    if (recorded)
-        call_ends(&w, __builtin_return_address(0));
-    return rc;
-}
+MATCHED_RECEIVES(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+MATCHED_RECEIVES(_C, _c, MPI_Count)
+#endif

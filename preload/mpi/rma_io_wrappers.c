@@ -7,8 +7,11 @@
  * communicator the window was created over: the window constructors are
  * wrapped here), its communicator that one's id; an I/O call's bytes are
  * count x type size of what it read or wrote (no peer, tag or
- * communicator). */
+ * communicator). Each also in its MPI-4 large-count form (MPI_Put_c ...,
+ * MPI_File_read_c ..., MPI_Win_create_c ...) when the MPI library has them
+ * (large_count.h). */
 #include "io_offset.h"
+#include "large_count.h"
 #include "wrapped_call.h"
 
 /* An RMA call and its request-based form (R...: the same and a request). */
@@ -18,44 +21,55 @@
     CARRIER(RF, RNAME, (UNPAREN PARAMS, MPI_Request *request), (UNPAREN ARGS, request),      \
             type_bytes(origin_count, origin_type), target_rank, scope_window_comm(win))
 
-RMA(PUT, Put, RPUT, Rput,
-    (const void *origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
-     MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win),
-    (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
-     win))
-RMA(GET, Get, RGET, Rget,
-    (void *origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
-     MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win),
-    (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
-     win))
-RMA(ACCUMULATE, Accumulate, RACCUMULATE, Raccumulate,
-    (const void *origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
-     MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win),
-    (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
-     op, win))
-
 /* What an atomic sends to the target: nothing for MPI_NO_OP. */
-static int64_t operand_bytes(int count, MPI_Datatype type, MPI_Op op)
+static int64_t operand_bytes(int64_t count, MPI_Datatype type, MPI_Op op)
 {
     return op == MPI_NO_OP ? 0 : type_bytes(count, type);
 }
 
 #define GET_ACCUMULATE_BYTES                                                                 \
     operand_bytes(origin_count, origin_type, op) + type_bytes(result_count, result_type)
-#define GET_ACCUMULATE_PARAMS                                                                \
-    (const void *origin_addr, int origin_count, MPI_Datatype origin_type, void *result_addr,  \
-     int result_count, MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,      \
-     int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win)
+#define GET_ACCUMULATE_PARAMS(COUNT)                                                         \
+    (const void *origin_addr, COUNT origin_count, MPI_Datatype origin_type, void *result_addr, \
+     COUNT result_count, MPI_Datatype result_type, int target_rank, MPI_Aint target_disp,    \
+     COUNT target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win)
 #define GET_ACCUMULATE_ARGS                                                                  \
     (origin_addr, origin_count, origin_type, result_addr, result_count, result_type,         \
      target_rank, target_disp, target_count, target_type, op, win)
 
-CARRIER(GET_ACCUMULATE, Get_accumulate, GET_ACCUMULATE_PARAMS, GET_ACCUMULATE_ARGS,
-        GET_ACCUMULATE_BYTES, target_rank, scope_window_comm(win))
-CARRIER(RGET_ACCUMULATE, Rget_accumulate,
-        (UNPAREN GET_ACCUMULATE_PARAMS, MPI_Request *request),
-        (UNPAREN GET_ACCUMULATE_ARGS, request), GET_ACCUMULATE_BYTES, target_rank,
-        scope_window_comm(win))
+/* The puts, gets and accumulates, of count type COUNT (int, or MPI_Count
+ * for their large-count forms: large_count.h), their enums and names
+ * ending in SUFFIX_F and SUFFIX. */
+#define RMA_FUNCTIONS(SUFFIX_F, SUFFIX, COUNT)                                               \
+    RMA(PUT##SUFFIX_F, Put##SUFFIX, RPUT##SUFFIX_F, Rput##SUFFIX,                            \
+        (const void *origin_addr, COUNT origin_count, MPI_Datatype origin_type,              \
+         int target_rank, MPI_Aint target_disp, COUNT target_count, MPI_Datatype target_type, \
+         MPI_Win win),                                                                       \
+        (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count,     \
+         target_type, win))                                                                  \
+    RMA(GET##SUFFIX_F, Get##SUFFIX, RGET##SUFFIX_F, Rget##SUFFIX,                            \
+        (void *origin_addr, COUNT origin_count, MPI_Datatype origin_type, int target_rank,   \
+         MPI_Aint target_disp, COUNT target_count, MPI_Datatype target_type, MPI_Win win),   \
+        (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count,     \
+         target_type, win))                                                                  \
+    RMA(ACCUMULATE##SUFFIX_F, Accumulate##SUFFIX, RACCUMULATE##SUFFIX_F, Raccumulate##SUFFIX, \
+        (const void *origin_addr, COUNT origin_count, MPI_Datatype origin_type,              \
+         int target_rank, MPI_Aint target_disp, COUNT target_count, MPI_Datatype target_type, \
+         MPI_Op op, MPI_Win win),                                                            \
+        (origin_addr, origin_count, origin_type, target_rank, target_disp, target_count,     \
+         target_type, op, win))                                                              \
+    CARRIER(GET_ACCUMULATE##SUFFIX_F, Get_accumulate##SUFFIX, GET_ACCUMULATE_PARAMS(COUNT),  \
+            GET_ACCUMULATE_ARGS, GET_ACCUMULATE_BYTES, target_rank, scope_window_comm(win))  \
+    CARRIER(RGET_ACCUMULATE##SUFFIX_F, Rget_accumulate##SUFFIX,                              \
+            (UNPAREN GET_ACCUMULATE_PARAMS(COUNT), MPI_Request *request),                    \
+            (UNPAREN GET_ACCUMULATE_ARGS, request), GET_ACCUMULATE_BYTES, target_rank,       \
+            scope_window_comm(win))
+
+RMA_FUNCTIONS(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+RMA_FUNCTIONS(_C, _c, MPI_Count)
+#endif
+
 CARRIER(FETCH_AND_OP, Fetch_and_op,
         (const void *origin_addr, void *result_addr, MPI_Datatype type, int target_rank,
          MPI_Aint target_disp, MPI_Op op, MPI_Win win),
@@ -93,43 +107,64 @@ CARRIER(COMPARE_AND_SWAP, Compare_and_swap,
         return rc;                                                                           \
     }
 
-#define IO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Status *status)
-#define IIO_PARAMS(...) (MPI_File fh, __VA_ARGS__ int count, MPI_Datatype type, MPI_Request *request)
+/* The parameters of a read or write with a status or (I...) a request,
+ * BUF and what comes before it given, its count of type COUNT. */
+#define IO_PARAMS(COUNT, ...)                                                                \
+    (MPI_File fh, __VA_ARGS__ COUNT count, MPI_Datatype type, MPI_Status *status)
+#define IIO_PARAMS(COUNT, ...)                                                               \
+    (MPI_File fh, __VA_ARGS__ COUNT count, MPI_Datatype type, MPI_Request *request)
 
 /* A read or write at the individual file pointer, blocking with a status
  * or nonblocking (I...) with a request. */
-#define AT_POINTER(F, NAME, IF, INAME, BUF)                                                  \
-    IO(F, NAME, IO_PARAMS(BUF,), (fh, buf, count, type, status), pointer_offset(fh))         \
-    IO(IF, INAME, IIO_PARAMS(BUF,), (fh, buf, count, type, request), pointer_offset(fh))
+#define AT_POINTER(F, NAME, IF, INAME, COUNT, BUF)                                           \
+    IO(F, NAME, IO_PARAMS(COUNT, BUF,), (fh, buf, count, type, status), pointer_offset(fh))  \
+    IO(IF, INAME, IIO_PARAMS(COUNT, BUF,), (fh, buf, count, type, request),                 \
+       pointer_offset(fh))
 
 /* The same at an explicit offset. */
-#define AT_OFFSET(F, NAME, IF, INAME, BUF)                                                   \
-    IO(F, NAME, IO_PARAMS(MPI_Offset offset, BUF,), (fh, offset, buf, count, type, status),  \
-       byte_offset(fh, offset))                                                              \
-    IO(IF, INAME, IIO_PARAMS(MPI_Offset offset, BUF,),                                       \
+#define AT_OFFSET(F, NAME, IF, INAME, COUNT, BUF)                                            \
+    IO(F, NAME, IO_PARAMS(COUNT, MPI_Offset offset, BUF,),                                   \
+       (fh, offset, buf, count, type, status), byte_offset(fh, offset))                      \
+    IO(IF, INAME, IIO_PARAMS(COUNT, MPI_Offset offset, BUF,),                                \
        (fh, offset, buf, count, type, request), byte_offset(fh, offset))
 
-AT_POINTER(FILE_READ, File_read, FILE_IREAD, File_iread, void *buf)
-AT_POINTER(FILE_WRITE, File_write, FILE_IWRITE, File_iwrite, const void *buf)
-AT_POINTER(FILE_READ_ALL, File_read_all, FILE_IREAD_ALL, File_iread_all, void *buf)
-AT_POINTER(FILE_WRITE_ALL, File_write_all, FILE_IWRITE_ALL, File_iwrite_all, const void *buf)
-AT_OFFSET(FILE_READ_AT, File_read_at, FILE_IREAD_AT, File_iread_at, void *buf)
-AT_OFFSET(FILE_WRITE_AT, File_write_at, FILE_IWRITE_AT, File_iwrite_at, const void *buf)
-AT_OFFSET(FILE_READ_AT_ALL, File_read_at_all, FILE_IREAD_AT_ALL, File_iread_at_all, void *buf)
-AT_OFFSET(FILE_WRITE_AT_ALL, File_write_at_all, FILE_IWRITE_AT_ALL, File_iwrite_at_all,
-          const void *buf)
-/* the shared file pointer: offset unknown */
-IO(FILE_READ_SHARED, File_read_shared, IO_PARAMS(void *buf,), (fh, buf, count, type, status), -1)
-IO(FILE_WRITE_SHARED, File_write_shared, IO_PARAMS(const void *buf,),
-   (fh, buf, count, type, status), -1)
-IO(FILE_IREAD_SHARED, File_iread_shared, IIO_PARAMS(void *buf,),
-   (fh, buf, count, type, request), -1)
-IO(FILE_IWRITE_SHARED, File_iwrite_shared, IIO_PARAMS(const void *buf,),
-   (fh, buf, count, type, request), -1)
-IO(FILE_READ_ORDERED, File_read_ordered, IO_PARAMS(void *buf,), (fh, buf, count, type, status),
-   -1)
-IO(FILE_WRITE_ORDERED, File_write_ordered, IO_PARAMS(const void *buf,),
-   (fh, buf, count, type, status), -1)
+/* Every read and write, of count type COUNT (int, or MPI_Count for their
+ * large-count forms: large_count.h), their enums and names ending in
+ * SUFFIX_F and SUFFIX; the shared file pointer's offset is unknown. */
+#define IO_FUNCTIONS(S_F, S, COUNT)                                                          \
+    AT_POINTER(FILE_READ##S_F, File_read##S, FILE_IREAD##S_F, File_iread##S, COUNT,         \
+               void *buf)                                                                    \
+    AT_POINTER(FILE_WRITE##S_F, File_write##S, FILE_IWRITE##S_F, File_iwrite##S, COUNT,     \
+               const void *buf)                                                              \
+    AT_POINTER(FILE_READ_ALL##S_F, File_read_all##S, FILE_IREAD_ALL##S_F, File_iread_all##S, \
+               COUNT, void *buf)                                                             \
+    AT_POINTER(FILE_WRITE_ALL##S_F, File_write_all##S, FILE_IWRITE_ALL##S_F,                 \
+               File_iwrite_all##S, COUNT, const void *buf)                                   \
+    AT_OFFSET(FILE_READ_AT##S_F, File_read_at##S, FILE_IREAD_AT##S_F, File_iread_at##S,     \
+              COUNT, void *buf)                                                              \
+    AT_OFFSET(FILE_WRITE_AT##S_F, File_write_at##S, FILE_IWRITE_AT##S_F, File_iwrite_at##S, \
+              COUNT, const void *buf)                                                        \
+    AT_OFFSET(FILE_READ_AT_ALL##S_F, File_read_at_all##S, FILE_IREAD_AT_ALL##S_F,            \
+              File_iread_at_all##S, COUNT, void *buf)                                        \
+    AT_OFFSET(FILE_WRITE_AT_ALL##S_F, File_write_at_all##S, FILE_IWRITE_AT_ALL##S_F,         \
+              File_iwrite_at_all##S, COUNT, const void *buf)                                 \
+    IO(FILE_READ_SHARED##S_F, File_read_shared##S, IO_PARAMS(COUNT, void *buf,),             \
+       (fh, buf, count, type, status), -1)                                                   \
+    IO(FILE_WRITE_SHARED##S_F, File_write_shared##S, IO_PARAMS(COUNT, const void *buf,),     \
+       (fh, buf, count, type, status), -1)                                                   \
+    IO(FILE_IREAD_SHARED##S_F, File_iread_shared##S, IIO_PARAMS(COUNT, void *buf,),          \
+       (fh, buf, count, type, request), -1)                                                  \
+    IO(FILE_IWRITE_SHARED##S_F, File_iwrite_shared##S, IIO_PARAMS(COUNT, const void *buf,),  \
+       (fh, buf, count, type, request), -1)                                                  \
+    IO(FILE_READ_ORDERED##S_F, File_read_ordered##S, IO_PARAMS(COUNT, void *buf,),           \
+       (fh, buf, count, type, status), -1)                                                   \
+    IO(FILE_WRITE_ORDERED##S_F, File_write_ordered##S, IO_PARAMS(COUNT, const void *buf,),   \
+       (fh, buf, count, type, status), -1)
+
+IO_FUNCTIONS(, , int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+IO_FUNCTIONS(_C, _c, MPI_Count)
+#endif
 
 /* ---- window constructors: a window's targets are its communicator's ranks ---- */
 
@@ -142,15 +177,26 @@ IO(FILE_WRITE_ORDERED, File_write_ordered, IO_PARAMS(const void *buf,),
         return rc;                                              \
     }
 
-WINDOW(Win_create,
-       (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win),
-       (base, size, disp_unit, info, comm, win), comm, win)
-WINDOW(Win_allocate,
-       (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win),
-       (size, disp_unit, info, comm, baseptr, win), comm, win)
-WINDOW(Win_allocate_shared,
-       (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win),
-       (size, disp_unit, info, comm, baseptr, win), comm, win)
+/* The constructors of a displacement unit of type DISP (int, or MPI_Aint
+ * for their large-count forms), names ending in SUFFIX. */
+#define WINDOWS(SUFFIX, DISP)                                                                \
+    WINDOW(Win_create##SUFFIX,                                                               \
+           (void *base, MPI_Aint size, DISP disp_unit, MPI_Info info, MPI_Comm comm,         \
+            MPI_Win *win),                                                                   \
+           (base, size, disp_unit, info, comm, win), comm, win)                              \
+    WINDOW(Win_allocate##SUFFIX,                                                             \
+           (MPI_Aint size, DISP disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,      \
+            MPI_Win *win),                                                                   \
+           (size, disp_unit, info, comm, baseptr, win), comm, win)                           \
+    WINDOW(Win_allocate_shared##SUFFIX,                                                      \
+           (MPI_Aint size, DISP disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,      \
+            MPI_Win *win),                                                                   \
+           (size, disp_unit, info, comm, baseptr, win), comm, win)
+
+WINDOWS(, int)
+#ifdef SCOPE_MPI_LARGE_COUNT
+WINDOWS(_c, MPI_Aint)
+#endif
 WINDOW(Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win), (info, comm, win), comm,
        win)
 

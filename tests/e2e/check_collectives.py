@@ -4,8 +4,12 @@ run on 4 ranks must say what every collective carried, exactly: bytes
 a world rank, the communicator (world, or the one split by parity); a
 call that failed (an invalid datatype) recorded without payload; the v
 forms' bytes to and from each peer (peer_* datasets, a message per call),
-and the same per (sender, receiver) from `scope comm --collectives`.
-usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI)"""
+and the same per (sender, receiver) from `scope comm --collectives`; with
+LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms)
+MPI_Bcast_c (one of a count no int holds), MPI_Allreduce_c, MPI_Scan_c,
+MPI_Exscan_c, MPI_Reduce_scatter_block_c, and MPI_Gatherv_c and
+MPI_Alltoallv_c with their bytes per peer.
+usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI LARGE_COUNT)"""
 import csv
 import io
 import os
@@ -54,12 +58,30 @@ with h5py.File(sys.argv[1]) as f:
                     halves.setdefault(r % 2, set()).add(c)
             if any(k.startswith("msg_") for k in g) or set(g["tag"][:].tolist()) != {-1}:
                 fail(f"rank {r} {name}: a collective with message datasets or tags")
+        # the large-count forms, on world and (3e9 bytes) on MPI_COMM_SELF
+        large = sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c"))
+        want_large = {"MPI_Allreduce_c": [(20, -1, 0)], "MPI_Scan_c": [(8, -1, 0)],
+                      "MPI_Exscan_c": [(12, -1, 0)], "MPI_Reduce_scatter_block_c": [(16, -1, 0)],
+                      "MPI_Gatherv_c": [(4 * (r + 2), 1, 0)], "MPI_Alltoallv_c": [(40, -1, 0)],
+                      "MPI_Bcast_c": [(48 if r == 1 else 0, 1, 0), (3000000000, r, None)]}
+        if large != (sorted(want_large) if os.environ.get("LARGE_COUNT") == "1" else []):
+            fail(f"rank {r}: large-count regions {large}")
+        for name in large:
+            g = f[f"rank{r}/regions/{name}"]
+            got = list(zip(g["bytes"][:].tolist(), g["peer"][:].tolist(), g["comm"][:].tolist()))
+            if g.attrs.get("mpi_payload") not in ("collective", b"collective") or \
+                    [(b, p, c if w[2] is not None else None) for (b, p, c), w in
+                     zip(got, want_large[name])] != want_large[name]:
+                fail(f"rank {r} {name}: (bytes, peer, comm) {got}, want {want_large[name]}")
     # bytes sent by sender s to receiver t in each v form, 4-byte ints
     sent = {
         "MPI_Alltoallv": lambda s, t: 4 * (s + 1) * (t + 2),
         "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 0 else None,
         "MPI_Gatherv": lambda s, t: 4 * (2 * s + 1) if t == 2 else None,
     }
+    if os.environ.get("LARGE_COUNT") == "1":
+        sent["MPI_Gatherv_c"] = lambda s, t: 4 * (s + 2) if t == 1 else None
+        sent["MPI_Alltoallv_c"] = lambda s, t: 4 * (t + 1)
     for name, bytes_of in sent.items():
         for r in range(RANKS):
             want = []

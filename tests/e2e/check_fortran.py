@@ -10,8 +10,11 @@ its merge) their ids in rank 0's order of creation, the same on every member,
 with their sizes and members, each once in the file, total bytes sent must
 equal total bytes received, and the call sites must be the program's own
 subroutines, not the MPI library's Fortran bindings; the v and w
-collectives' bytes to and from each peer (peer_*).
-usage: check_fortran.py FILE [DIR (unused)]"""
+collectives' bytes to and from each peer (peer_*); with LARGE_COUNT=1
+(mpi_f08 on an MPI with the MPI-4 large-count forms) the MPI_Send_c,
+MPI_Recv_c and MPI_Bcast_c its counts of kind MPI_COUNT_KIND made.
+usage: check_fortran.py FILE [DIR (unused)]  (env: LARGE_COUNT)"""
+import os
 import sys
 
 import h5py
@@ -19,6 +22,7 @@ import h5py
 N = 4
 SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes",
                "persistent", "neighbors", "onesided")
+LARGE_COUNT = os.environ.get("LARGE_COUNT") == "1"
 
 
 def fail(message):
@@ -135,6 +139,25 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Wait": ([(16 * (right + 1), right, 71), (0, -1, -1)], "ring"),
             "MPI_Sendrecv": ([(16 * (r + 1) + 16 * (right + 1), -1, 72)], "ring"),
         }
+        # the large-count forms MPICH's mpi_f08 calls: their call site is
+        # the binding (scope has no entry points of its *_f08ts_large_)
+        large = {
+            "MPI_Send_c": ((28 * (r + 1), right, 60, 0), (0, 0, right, 28 * (r + 1), 60, 0)),
+            "MPI_Recv_c": ((28 * (left + 1), left, 60, 0), (0, 1, left, 28 * (left + 1), 60, 0)),
+            "MPI_Bcast_c": ((40 if r == 2 else 0, 2, -1, 0), None),
+        }
+        if sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c")) != \
+                (sorted(large) if LARGE_COUNT else []):
+            fail(f"rank {r}: large-count regions {[n for n in f[f'rank{r}/regions']]}")
+        for name, (call, msg) in large.items() if LARGE_COUNT else ():
+            g = f[f"rank{r}/regions/{name}"]
+            got = columns(g, [0])
+            if len(column(g, "bytes")) != 1 or got != [[v] for v in call] or \
+                    messages(g, [0]) != ([msg] if msg else []):
+                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got} messages "
+                     f"{messages(g, [0])}, want {call} {msg}")
+            sent += msg[3] if msg and msg[1] == 0 else 0
+            received += msg[3] if msg and msg[1] == 1 else 0
         # the polling probes: nothing found (no payload) until the one message
         for name, tag, caller in (("MPI_Iprobe", 81, "probes"), ("MPI_Improbe", 83, "probes")):
             g = f[f"rank{r}/regions/{name}"]

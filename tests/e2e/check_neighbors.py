@@ -3,8 +3,11 @@ on 4 ranks must hold every neighborhood collective as the point-to-point
 messages it exchanged along its topology (family p2p): one sent to each
 out-neighbor and one received from each in-neighbor, with world ranks
 and the bytes of that neighbor's count (none for MPI_PROC_NULL), the
-per-call bytes their sum; and total bytes sent must equal total received.
-usage: check_neighbors.py FILE [DIR (unused)]"""
+per-call bytes their sum; and total bytes sent must equal total received;
+with LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms) also
+MPI_Neighbor_alltoallv_c and MPI_Neighbor_alltoall_c.
+usage: check_neighbors.py FILE [DIR (unused)]  (env: LARGE_COUNT)"""
+import os
 import sys
 
 import h5py
@@ -29,6 +32,15 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Neighbor_alltoallv": [(0, right, 4 * (r + 1)), (1, left, 4 * (left + 1))],
             "MPI_Ineighbor_allgatherv": [(0, right, 4 * (r + 1)), (1, left, 4 * (left + 1))],
         }
+        large = {
+            "MPI_Neighbor_alltoallv_c": [(0, right, 8 * (r + 1)), (1, left, 8 * (left + 1))],
+            "MPI_Neighbor_alltoall_c": [(0, p, 20) for p in grid] + [(1, p, 20) for p in grid],
+        }
+        if sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c")) != \
+                (sorted(large) if os.environ.get("LARGE_COUNT") == "1" else []):
+            fail(f"rank {r}: large-count regions {list(f[f'rank{r}/regions'])}")
+        if os.environ.get("LARGE_COUNT") == "1":
+            want.update(large)
         for name, msgs in want.items():
             g = f[f"rank{r}/regions/{name}"]
             family = g.attrs.get("mpi_payload")

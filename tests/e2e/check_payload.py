@@ -6,15 +6,20 @@ which the program wrote), the blocking pair and the send to MPI_PROC_NULL,
 the communicator table, totals sent == received per pair of ranks, and the
 Isend call sites in the program's ring(); persistent requests started by
 MPI_Startall and completed by MPI_Waitall; MPI_Mprobe + MPI_Mrecv and
-MPI_Probe + MPI_Recv.
+MPI_Probe + MPI_Recv; with LARGE_COUNT=1 in the environment (the MPI
+library has the MPI-4 large-count forms) MPI_Send_c/MPI_Recv_c,
+MPI_Isend_c/MPI_Irecv_c + MPI_Wait and MPI_Send_c/MPI_Mprobe + MPI_Mrecv_c
+between ranks 0 and 3, which no other rank has.
 usage: check_payload.py FILE DIR_OF_EXPECTED_FILES"""
 import collections
+import os
 import sys
 
 import h5py
 
 ITERATIONS, RANKS = 3, 4
 path, expected_dir = sys.argv[1], sys.argv[2]
+large_count = os.environ.get("LARGE_COUNT") == "1"
 
 
 def fail(message):
@@ -140,6 +145,30 @@ with h5py.File(path) as f:
         if cols["bytes"] != [12 * (r + 1)] * 2 or \
                 [m[1:5] for m in msgs] != [(0, right, 12 * (r + 1), 300 + r)] * 2:
             fail(f"rank {r}: MPI_Startall {cols} {msgs}")
+        # the large-count forms: the same payload from MPI_Count counts
+        regions = set(f[f"rank{r}/regions"])
+        large = sorted(n for n in regions if n.endswith("_c"))
+        want_large = {0: ["MPI_Irecv_c", "MPI_Send_c"],
+                      3: ["MPI_Isend_c", "MPI_Mrecv_c", "MPI_Recv_c"]}.get(r, [])
+        if large != (want_large if large_count else []):
+            fail(f"rank {r}: large-count regions {large}, want {want_large if large_count else []}")
+        if large_count and r == 0:
+            _, cols, msgs, _ = region(f, r, "MPI_Send_c")
+            if (cols["peer"], cols["bytes"], cols["tag"], cols["comm"]) != \
+                    ([3, 3], [800, 32], [500, 502], [0, 0]) or \
+                    msgs != [(0, 0, 3, 800, 500, 0), (1, 0, 3, 32, 502, 0)]:
+                fail(f"rank 0: MPI_Send_c {cols} {msgs}")
+            one_call("MPI_Irecv_c", (3, 0, 501, 0))
+            if one_call("MPI_Wait", (3, 132, 501, 0)) != [(0, 1, 3, 132, 501, 0)]:
+                fail("rank 0: the MPI_Wait of MPI_Irecv_c did not receive its message")
+        if large_count and r == 3:
+            if one_call("MPI_Recv_c", (0, 800, 500, 0)) != [(0, 1, 0, 800, 500, 0)]:
+                fail("rank 3: MPI_Recv_c's message")
+            if one_call("MPI_Isend_c", (0, 132, 501, 0)) != [(0, 0, 0, 132, 501, 0)]:
+                fail("rank 3: MPI_Isend_c's message")
+            one_call("MPI_Mprobe", (0, 0, 502, 0))
+            if one_call("MPI_Mrecv_c", (0, 32, 502, 0)) != [(0, 1, 0, 32, 502, 0)]:
+                fail("rank 3: MPI_Mrecv_c's message")
         for name in f[f"rank{r}/regions"]:
             if "msg_kind" in f[f"rank{r}/regions/{name}"]:
                 _, _, msgs, _ = region(f, r, name)

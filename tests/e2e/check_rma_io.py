@@ -15,6 +15,8 @@ import sys
 
 import h5py
 
+LARGE_COUNT = os.environ.get("LARGE_COUNT") == "1"
+
 
 def fail(message):
     print("FAIL:", message)
@@ -46,6 +48,19 @@ with h5py.File(sys.argv[1]) as f:
                 "MPI_Get_accumulate": ("rma", [8 + 8, 12], [0, 0]),
                 "MPI_Fetch_and_op": ("rma", 16, (r + 3) % 4),
                 "MPI_Compare_and_swap": ("rma", 24, (r + 2) % 4)}
+        # the large-count forms, on a window made by MPI_Win_create_c
+        large = {"MPI_Put_c": ("rma", 20, 2), "MPI_Accumulate_c": ("rma", 8, 0),
+                 "MPI_File_write_at_c": ("io", 6, -1), "MPI_File_read_at_c": ("io", 4, -1)}
+        # (the window constructor is timed, selected by the config)
+        if sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c")) != \
+                (sorted(list(large) + ["MPI_Win_create_c"]) if LARGE_COUNT else []):
+            fail(f"rank {r}: large-count regions {list(f[f'rank{r}/regions'])}")
+        if LARGE_COUNT:
+            want.update(large)
+            for name, offset in (("MPI_File_write_at_c", 100 * r + 80),
+                                 ("MPI_File_read_at_c", 100 * r + 80)):
+                if f[f"rank{r}/regions/{name}/offset"][:].tolist() != [offset]:
+                    fail(f"rank {r} {name}: offset {f[f'rank{r}/regions/{name}/offset'][:]}")
         for name, (family, nbytes, peer) in want.items():
             g = f[f"rank{r}/regions/{name}"]
             got_family = g.attrs.get("mpi_payload")

@@ -9,9 +9,19 @@
  * MPI_Iallreduce of 4 doubles, MPI_Barrier, and on a communicator split
  * by parity an MPI_Allreduce of 2 ints and an MPI_Bcast of 1 int from its
  * rank 1; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
- * datatype, which fails and must be recorded all the same. */
+ * datatype, which fails and must be recorded all the same. Where the MPI
+ * library has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their
+ * prototypes from preload/mpi/large_count.h), before that: MPI_Bcast_c of
+ * 6 doubles from root 1, MPI_Allreduce_c of 5 ints, and MPI_Bcast_c of
+ * 3 000 000 000 bytes on MPI_COMM_SELF, a count no int holds (one rank:
+ * nothing moves, the buffer is not read), MPI_Scan_c of 2 ints,
+ * MPI_Exscan_c of 3 and MPI_Reduce_scatter_block_c of 1 int per rank,
+ * MPI_Gatherv_c of r + 2 ints to root 1 and MPI_Alltoallv_c of j + 1 ints
+ * to rank j. */
 #include <mpi.h>
 #include <stdio.h>
+
+#include "large_count.h"
 
 int main(int argc, char **argv)
 {
@@ -57,6 +67,24 @@ int main(int argc, char **argv)
     MPI_Allreduce(ints, more, 2, MPI_INT, MPI_SUM, half);
     MPI_Bcast(ints, 1, MPI_INT, 1, half);
     MPI_Comm_free(&half);
+#ifdef SCOPE_MPI_LARGE_COUNT
+    MPI_Bcast_c(doubles, (MPI_Count)6, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+    MPI_Allreduce_c(ints, more, (MPI_Count)5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast_c(out, (MPI_Count)3000000000, MPI_BYTE, 0, MPI_COMM_SELF);
+    MPI_Scan_c(ints, more, (MPI_Count)2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Exscan_c(ints, more, (MPI_Count)3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Reduce_scatter_block_c(ints, more, (MPI_Count)1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Count gathered[4] = {2, 3, 4, 5}, to_each[4] = {1, 2, 3, 4}, from_each[4];
+    MPI_Aint gathered_at[4] = {0, 2, 5, 9}, to_at[4] = {0, 1, 3, 6}, from_at[4];
+    for (int j = 0; j < 4; j++) {
+        from_each[j] = rank + 1;
+        from_at[j] = j * (rank + 1);
+    }
+    MPI_Gatherv_c(ints, (MPI_Count)rank + 2, MPI_INT, more, gathered, gathered_at, MPI_INT, 1,
+                  MPI_COMM_WORLD);
+    MPI_Alltoallv_c(ints, to_each, to_at, MPI_INT, more, from_each, from_at, MPI_INT,
+                    MPI_COMM_WORLD);
+#endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_Bcast(ints, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS) {
         fprintf(stderr, "payload_collectives: MPI_Bcast of MPI_DATATYPE_NULL succeeded\n");

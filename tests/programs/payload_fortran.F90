@@ -60,6 +60,10 @@
 ! MPI_Sendrecv of r + 1 integers with the same rank of the other row (tag
 ! 65), then merged (MPI_Intercomm_merge, the first row low) for an
 ! MPI_Barrier.
+! In subroutine large_count, with mpi_f08 where the MPI library has the
+! MPI-4 large-count forms (-DSCOPE_MPI_LARGE_COUNT), counts of kind
+! MPI_COUNT_KIND: MPI_Send of 7 (r + 1) integers to the right (tag 60),
+! MPI_Recv from the left, MPI_Bcast of 5 doubles from root 2.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -95,6 +99,28 @@
     call MPI_Recv(in, 64, MPI_INTEGER, mod(rank + nranks - 1, nranks), MPI_ANY_TAG, &
                   MPI_COMM_WORLD, st, ierr)
   end subroutine exchange
+
+#if MPI_BINDING == 3 && defined(SCOPE_MPI_LARGE_COUNT)
+  ! counts of kind MPI_COUNT_KIND: MPICH's mpi_f08 calls the large-count
+  ! MPI_Send_c, MPI_Recv_c and MPI_Bcast_c
+  subroutine large_count(rank, nranks)
+    USE_MPI
+    implicit none
+    integer, intent(in) :: rank, nranks
+    integer :: out(64), in(64)
+    double precision :: d(5)
+    integer(kind=MPI_COUNT_KIND) :: n
+    out = rank
+    d = rank
+    n = 7 * (rank + 1)
+    call MPI_Send(out, n, MPI_INTEGER, mod(rank + 1, nranks), 60, MPI_COMM_WORLD)
+    n = 64
+    call MPI_Recv(in, n, MPI_INTEGER, mod(rank + nranks - 1, nranks), 60, MPI_COMM_WORLD, &
+                  MPI_STATUS_IGNORE)
+    n = 5
+    call MPI_Bcast(d, n, MPI_DOUBLE_PRECISION, 2, MPI_COMM_WORLD)
+  end subroutine large_count
+#endif
 
   subroutine ring(rank, nranks)
     USE_MPI
@@ -411,6 +437,9 @@ program payload_fortran
   call neighbors(rank, nranks)
   call onesided(rank, nranks)
   call cartesian(rank, nranks)
+#if MPI_BINDING == 3 && defined(SCOPE_MPI_LARGE_COUNT)
+  call large_count(rank, nranks)
+#endif
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
 end program payload_fortran

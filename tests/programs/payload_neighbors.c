@@ -8,9 +8,14 @@
  * MPI_Neighbor_allgather of 2 doubles. On a directed ring (a distributed
  * graph, rank r to r + 1): MPI_Neighbor_alltoallv of r + 1 ints to the
  * right and MPI_Ineighbor_allgatherv of r + 1 ints, completed by
- * MPI_Wait. */
+ * MPI_Wait. Where the MPI library has the MPI-4 large-count forms
+ * (SCOPE_MPI_LARGE_COUNT, prototypes from preload/mpi/large_count.h),
+ * on the ring MPI_Neighbor_alltoallv_c of 2 (r + 1) ints to the right and
+ * on the grid MPI_Neighbor_alltoall_c of 5 ints. */
 #include <mpi.h>
 #include <stdio.h>
+
+#include "large_count.h"
 
 int main(int argc, char **argv)
 {
@@ -40,6 +45,13 @@ int main(int argc, char **argv)
     MPI_Ineighbor_allgatherv(out, sendcount, MPI_INT, in, &recvcount, &displ, MPI_INT, ring,
                              &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
+#ifdef SCOPE_MPI_LARGE_COUNT
+    MPI_Count wide_sendcount = 2 * (rank + 1), wide_recvcount = 2 * (left + 1);
+    MPI_Aint wide_displ = 0;
+    MPI_Neighbor_alltoallv_c(out, &wide_sendcount, &wide_displ, MPI_INT, in, &wide_recvcount,
+                             &wide_displ, MPI_INT, ring);
+    MPI_Neighbor_alltoall_c(out, (MPI_Count)5, MPI_INT, in, (MPI_Count)5, MPI_INT, grid);
+#endif
     MPI_Comm_free(&ring);
     MPI_Comm_free(&grid);
     MPI_Finalize();

@@ -12,13 +12,22 @@
  * 3 (r + 1) ints to the right, tag 300 + r, MPI_Recv_init from the left,
  * twice MPI_Startall and MPI_Waitall); 5 ints from rank 0 to rank 1 (tag
  * 400) taken by MPI_Mprobe and MPI_Mrecv, 9 doubles from rank 1 to rank 2
- * (tag 401) found by MPI_Probe and taken by MPI_Recv. With "abort", MPI_Abort ends the job (for scope
+ * (tag 401) found by MPI_Probe and taken by MPI_Recv; where the MPI library
+ * has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their prototypes
+ * from preload/mpi/large_count.h), 100 doubles from rank 0 to rank 3 (tag
+ * 500) by MPI_Send_c taken by MPI_Recv_c from MPI_ANY_SOURCE, 33 ints back
+ * (tag 501) by MPI_Isend_c and MPI_Wait taken by MPI_Irecv_c and MPI_Wait,
+ * 4 doubles from rank 0 to rank 3 (tag 502) by MPI_Send_c found by
+ * MPI_Mprobe and taken by MPI_Mrecv_c.
+ * With "abort", MPI_Abort ends the job (for scope
  * recover) instead of MPI_Finalize; with "rounds N" the ring and the halo
  * exchange go N rounds instead of 3 (tests/e2e/payload_modes.sh). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "large_count.h"
 
 #define ITERATIONS 3
 
@@ -107,6 +116,29 @@ static __attribute__((noinline)) void probes(int rank)
     }
 }
 
+#ifdef SCOPE_MPI_LARGE_COUNT
+static __attribute__((noinline)) void large_count(int rank)
+{
+    static double doubles[100];
+    static int ints[33];
+    MPI_Request req;
+    if (rank == 0) {
+        MPI_Send_c(doubles, (MPI_Count)100, MPI_DOUBLE, 3, 500, MPI_COMM_WORLD);
+        MPI_Irecv_c(ints, (MPI_Count)33, MPI_INT, 3, 501, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Send_c(doubles, (MPI_Count)4, MPI_DOUBLE, 3, 502, MPI_COMM_WORLD);
+    } else if (rank == 3) {
+        MPI_Recv_c(doubles, (MPI_Count)100, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Isend_c(ints, (MPI_Count)33, MPI_INT, 0, 501, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Message m;
+        MPI_Mprobe(0, 502, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+        MPI_Mrecv_c(doubles, (MPI_Count)100, MPI_DOUBLE, &m, MPI_STATUS_IGNORE);
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -144,6 +176,9 @@ int main(int argc, char **argv)
     blocking(rank);
     persistent(rank, size);
     probes(rank);
+#ifdef SCOPE_MPI_LARGE_COUNT
+    large_count(rank);
+#endif
     fclose(expected);
     MPI_Comm_free(&dup);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -17,9 +17,17 @@
  * (MPI_File_iread), writes 2 bytes at the shared pointer
  * (MPI_File_write_shared) and r + 1 in rank order
  * (MPI_File_write_ordered), and through a view of ints from byte 1000
- * reads its third int, at byte 1008 (MPI_File_read_at). */
+ * reads its third int, at byte 1008 (MPI_File_read_at). Where the MPI
+ * library has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their
+ * prototypes from preload/mpi/large_count.h): a second window over the
+ * reversed communicator made by MPI_Win_create_c, between fences
+ * MPI_Put_c of 5 ints to its rank 1 and MPI_Accumulate_c of 2 ints to its
+ * rank 3; before the view, MPI_File_write_at_c of 6 bytes at 100 r + 80
+ * and MPI_File_read_at_c of 1 int there. */
 #include <mpi.h>
 #include <stdio.h>
+
+#include "large_count.h"
 
 int main(int argc, char **argv)
 {
@@ -52,6 +60,15 @@ int main(int argc, char **argv)
     MPI_Win_unlock_all(win);
     MPI_Win_fence(0, win);
     MPI_Win_free(&win);
+#ifdef SCOPE_MPI_LARGE_COUNT
+    MPI_Win_create_c(window_ints, sizeof window_ints, (MPI_Aint)sizeof(int), MPI_INFO_NULL,
+                     reversed, &win);
+    MPI_Win_fence(0, win);
+    MPI_Put_c(ints, (MPI_Count)5, MPI_INT, 1, 5 * rank, (MPI_Count)5, MPI_INT, win);
+    MPI_Accumulate_c(ints, (MPI_Count)2, MPI_INT, 3, 30, (MPI_Count)2, MPI_INT, MPI_SUM, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+#endif
     MPI_Comm_free(&reversed);
     MPI_File fh;
     MPI_File_open(MPI_COMM_WORLD, "payload-io.dat", MPI_MODE_CREATE | MPI_MODE_RDWR,
@@ -68,6 +85,10 @@ int main(int argc, char **argv)
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     MPI_File_write_shared(fh, bytes, 2, MPI_BYTE, MPI_STATUS_IGNORE);
     MPI_File_write_ordered(fh, bytes, rank + 1, MPI_BYTE, MPI_STATUS_IGNORE);
+#ifdef SCOPE_MPI_LARGE_COUNT
+    MPI_File_write_at_c(fh, 100 * rank + 80, bytes, (MPI_Count)6, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_read_at_c(fh, 100 * rank + 80, ints, (MPI_Count)1, MPI_INT, MPI_STATUS_IGNORE);
+#endif
     MPI_File_set_view(fh, 1000, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     MPI_File_read_at(fh, 2, ints, 1, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
