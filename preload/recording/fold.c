@@ -3,6 +3,7 @@
 #include "fold.h"
 #include "clock.h"
 #include "log.h"
+#include "process_meta.h"
 #include "profile_table.h"
 #include "record.h"
 #include "runtime.h"
@@ -44,6 +45,7 @@ void scope_fold_count_records(uint64_t records)
     if (seen * sizeof(struct scope_record) < (uint64_t)limit_bytes)
         return;
     passed_at = scope_clock_raw();
+    scope_meta_set_trace_limit_passed(passed_at);
     scope_fold_below = UINT64_MAX;
     scope_trace_limit_passed = 1;
 }

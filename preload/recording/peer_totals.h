@@ -5,12 +5,23 @@
  * keeps the total only). Keyed by (hook, peer, direction), each key
  * holding messages and bytes; one table per thread, so that adding takes
  * no lock, all of them read at the end. Memory grows with the distinct
- * keys only. Ordinary C: scope's MPI wrappers call it, not the hot path. */
+ * keys only. Each table lives in a shared-memory segment of its own
+ * (/dev/shm/STEM-mN, N the table's number in the process, from 0 without
+ * gaps), so that `scope recover` reads what a killed process had added up:
+ * a header (struct scope_peer_table_header) then `capacity` slots (struct
+ * scope_peer_total; messages == 0: free), open addressing on the key. A
+ * table that fills to half is copied whole into a new segment of twice
+ * the slots (STEM-mN-next), which then replaces the old one by rename:
+ * whenever the process is stopped, STEM-mN is a whole table, the slot
+ * being written at most one message short. Ordinary C: scope's MPI
+ * wrappers call it, not the hot path. */
 #ifndef SCOPE_PEER_TOTALS_H
 #define SCOPE_PEER_TOTALS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define SCOPE_PEER_TABLE_MAGIC "SCOPEPT1"
 
 enum scope_peer_direction { SCOPE_PEER_SENT = 0, SCOPE_PEER_RECEIVED = 1 };
 
@@ -21,9 +32,24 @@ struct scope_peer_total {
     uint64_t messages, bytes;
 };
 
+struct scope_peer_table_header {
+    char magic[8];
+    int32_t pid;
+    int32_t reserved;
+    uint64_t capacity;             /* slots that follow, a power of two */
+    uint64_t used;                 /* slots in use */
+};
+
+/* The bytes of a table segment of `capacity` slots. */
+static inline size_t scope_peer_table_bytes(uint64_t capacity)
+{
+    return sizeof(struct scope_peer_table_header) +
+           (size_t)capacity * sizeof(struct scope_peer_total);
+}
+
 /* One message (or one collective's share) of `bytes` sent to or received
  * from world rank `peer` by a call of `hook`; dropped when memory runs
- * out or peer is no rank. */
+ * out, peer is no rank or the tables were removed. */
 void scope_peer_totals_add(uint32_t hook, int32_t peer, enum scope_peer_direction direction,
                            int64_t bytes);
 
@@ -31,6 +57,10 @@ void scope_peer_totals_add(uint32_t hook, int32_t peer, enum scope_peer_directio
  * *out (the caller frees it); -1 when out of memory. Called at the end,
  * when the threads no longer make MPI calls. */
 int scope_peer_totals_collect(struct scope_peer_total **out, size_t *count);
+
+/* Unmaps and removes the segments (after the file was written); later
+ * adds are dropped. */
+void scope_peer_totals_remove(void);
 
 /* A forked child starts with none: its parent's are in the parent's file. */
 void scope_peer_totals_after_fork_child(void);

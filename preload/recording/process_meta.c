@@ -105,9 +105,13 @@ void scope_meta_publish(void)
     if (old_bytes) {   /* published again after a dlopen hooked more functions */
         meta->rank = old.rank;
         meta->nranks = old.nranks;
+        meta->node = old.node;
+        meta->nnodes = old.nnodes;
         meta->root_pid = old.root_pid;
         meta->root_start_ns = old.root_start_ns;
         meta->clock_offset_ns = old.clock_offset_ns;
+        meta->trace_limit_passed_raw = old.trace_limit_passed_raw;
+        meta->peer_tables = old.peer_tables;
     }
     meta->strings_bytes = strings;
     struct scope_meta_hook *hooks = (struct scope_meta_hook *)(meta + 1);
@@ -183,6 +187,18 @@ void scope_meta_set_rank(const struct scope_meta_rank *r)
     meta->root_pid = r->root_pid;
     meta->root_start_ns = r->root_start_ns;
     meta->clock_offset_ns = r->clock_offset_ns;
+}
+
+void scope_meta_set_trace_limit_passed(uint64_t raw)
+{
+    if (meta)
+        meta->trace_limit_passed_raw = raw;
+}
+
+void scope_meta_set_peer_tables(int tables)
+{
+    if (meta)
+        meta->peer_tables = tables;
 }
 
 void scope_meta_set_stopped(uint64_t raw, int64_t ns)

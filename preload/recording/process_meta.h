@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCOPE_META_MAGIC "SCOPEMD4"
+#define SCOPE_META_MAGIC "SCOPEMD5"
 
 struct scope_meta_hook {
     uint32_t region;
@@ -30,6 +30,8 @@ struct scope_meta_header {
     int64_t hook_cost_ns;            /* one hooked call's cost, 0: unknown */
     int64_t min_duration_ns;         /* a trace's [output] min_duration, 0: none */
     int64_t trace_limit_bytes;       /* a trace's [output] trace_limit, 0: none */
+    uint64_t trace_limit_passed_raw; /* when the process passed it (raw clock), 0: not */
+    int64_t peer_tables;             /* peer-totals segments made: STEM-m0 .. (peer_totals.h) */
     uint64_t strings_bytes;
     char hostname[256], output[4096], command[4096], config[4096], cwd[4096];
     char timestamp[64], platform[256], user[64];
@@ -45,6 +47,10 @@ struct scope_meta_rank {
     int64_t root_start_ns, clock_offset_ns;
 };
 void scope_meta_set_rank(const struct scope_meta_rank *r);
+/* When the process passed trace_limit (raw clock; fold.h). */
+void scope_meta_set_trace_limit_passed(uint64_t raw);
+/* How many peer-totals segments the process made so far. */
+void scope_meta_set_peer_tables(int tables);
 /* The end of the clock calibration (async-signal-safe). */
 void scope_meta_set_stopped(uint64_t raw, int64_t ns);
 /* Copies /proc/self/maps to /dev/shm/scope-UID-PID-maps when some hook

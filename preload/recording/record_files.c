@@ -71,6 +71,14 @@ void *scope_record_shm_create(const char *name, size_t bytes)
     return map;
 }
 
+int scope_record_shm_rename(const char *from, const char *to)
+{
+    char from_path[256], to_path[256];
+    snprintf(from_path, sizeof from_path, "%s%s", SCOPE_SHM_DIR, from);
+    snprintf(to_path, sizeof to_path, "%s%s", SCOPE_SHM_DIR, to);
+    return rename(from_path, to_path);
+}
+
 void scope_record_spill_path(char *out, size_t len, int buffer)
 {
     snprintf(out, len, "%s/scope-%d/%s-%d.spill", scope_temp_dir(), (int)getuid(),

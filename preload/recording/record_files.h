@@ -3,6 +3,8 @@
  *   /dev/shm/scope-UID-PID-TAG-meta   its meta segment (process_meta.h)
  *   /dev/shm/scope-UID-PID-TAG-maps   its copy of /proc/PID/maps
  *   /dev/shm/scope-UID-PID-TAG-N      its recording buffer N (segment.h)
+ *   /dev/shm/scope-UID-PID-TAG-pN     buffer N's profile table (profile_table.h)
+ *   /dev/shm/scope-UID-PID-TAG-mN     its peer-totals table N (peer_totals.h)
  *   $TMPDIR/scope-UID/scope-UID-PID-TAG-N.spill   that buffer's spill file
  * TAG is random, drawn once per process: a leftover of an earlier process
  * with the same pid is never reused, and a name cannot be planted in
@@ -29,6 +31,10 @@ void scope_record_buffer_shm_name(char *out, size_t len, int buffer);
  * exclusively, and maps it shared; NULL with errno when it cannot (EEXIST:
  * the name is taken), nothing left behind. */
 void *scope_record_shm_create(const char *name, size_t bytes);
+
+/* Gives the segment `from` the name `to` (both from scope_record_shm_name),
+ * replacing what had it, in one step; -1 with errno when it cannot. */
+int scope_record_shm_rename(const char *from, const char *to);
 
 /* Where buffer `buffer`'s spill file goes ($TMPDIR or /tmp). */
 void scope_record_spill_path(char *out, size_t len, int buffer);

@@ -402,6 +402,7 @@ void scope_buffers_remove(void)
         b->profile = NULL;
     }
     pthread_mutex_unlock(&registry_lock);
+    scope_peer_totals_remove();
     scope_meta_remove();
 }
 

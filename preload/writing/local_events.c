@@ -60,17 +60,12 @@ static int add_peers(struct scope_event_groups *g, const uint32_t *hook_region,
     struct scope_peer_total *totals = NULL;
     size_t n = 0;
     int rc = scope_peer_totals_collect(&totals, &n) == 0 &&
-                     scope_region_peers_build(&g->peers, totals, n, hook_region, scope_rt.nhooks,
-                                              g->nregions) == 0 ? 0 : -1;
+                     scope_region_peers_build(&g->peers, totals, n, hook_region, hook_symbol,
+                                              scope_rt.nhooks, g->nregions) == 0 ? 0 : -1;
     free(totals);
-    if (rc != 0) {
+    if (rc != 0)
         snprintf(err, errlen, "out of memory adding up the messages per peer");
-        return -1;
-    }
-    for (size_t h = 0; h < scope_rt.nhooks; h++)
-        if (hook_region[h] < g->nregions && scope_payload_family(hook_symbol[h]))
-            g->peers.region[hook_region[h]].family = scope_payload_family(hook_symbol[h]);
-    return 0;
+    return rc;
 }
 
 /* Waiting calls kept in memory for the self times: SCOPE_SELF_CALLS, or

@@ -2,6 +2,7 @@
  * (region, peer, direction), the entries of one key (hooks of one region)
  * added into one. */
 #include "region_peers.h"
+#include "payload_functions.h"
 
 #include <stdlib.h>
 
@@ -19,8 +20,8 @@ static int by_key(const void *a, const void *b)
 }
 
 int scope_region_peers_build(struct scope_region_peers *rp, struct scope_peer_total *totals,
-                             size_t n, const uint32_t *hook_region, size_t nhooks,
-                             size_t nregions)
+                             size_t n, const uint32_t *hook_region,
+                             const char *const *hook_symbol, size_t nhooks, size_t nregions)
 {
     *rp = (struct scope_region_peers){0};
     size_t kept = 0;
@@ -61,6 +62,9 @@ int scope_region_peers_build(struct scope_region_peers *rp, struct scope_peer_to
         out++;
         pt->n++;
     }
+    for (size_t h = 0; h < nhooks; h++)
+        if (hook_region[h] < nregions && scope_payload_family(hook_symbol[h]))
+            rp->region[hook_region[h]].family = scope_payload_family(hook_symbol[h]);
     return 0;
 }
 

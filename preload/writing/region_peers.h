@@ -18,11 +18,12 @@ struct scope_region_peers {
 };
 
 /* The n totals of `totals` (sorted here), hook h's in region
- * hook_region[h] (nhooks of them; others dropped), into rp; -1 when out of
- * memory (rp then empty). */
+ * hook_region[h] (nhooks of them; others dropped), into rp, each region's
+ * family that of its hooks' symbols (hook_symbol); -1 when out of memory
+ * (rp then empty). */
 int scope_region_peers_build(struct scope_region_peers *rp, struct scope_peer_total *totals,
-                             size_t n, const uint32_t *hook_region, size_t nhooks,
-                             size_t nregions);
+                             size_t n, const uint32_t *hook_region,
+                             const char *const *hook_symbol, size_t nhooks, size_t nregions);
 /* Region r's, NULL when rp has none. */
 const struct scope_peer_totals *scope_region_peers_of(const struct scope_region_peers *rp,
                                                       size_t r);

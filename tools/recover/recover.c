@@ -84,7 +84,8 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
                                            m->run_start_ns - m->clock_offset_ns,
                                            m->clock_offset_ns, (int64_t)dropped,
                                            g.profile ? g.profile->parents : NULL,
-                                           g.profile ? g.profile->npaths : 0, 0};
+                                           g.profile ? g.profile->npaths : 0,
+                                           g.profile ? g.profile->trace_limit_passed_ns : 0};
             int32_t *map;
             if (g.anomaly.found) {
                 char line[512];

@@ -9,6 +9,7 @@
 #include "callsite_resolve.h"
 #include "grow_array.h"
 #include "profile_rank.h"
+#include "recover_peers.h"
 #include "recover_profile.h"
 #include "region_clones.h"
 #include "segment.h"
@@ -85,7 +86,8 @@ struct scope_region_info recover_region_info(const struct scope_event_groups *g,
                                       .has_self = profile || g->self_known,
                                       .self_ns = profile ? profile->self_ns : g->region_self[r],
                                       .payload = g->region_payload ? g->region_payload[r] : NULL,
-                                      .profile = profile};
+                                      .profile = profile,
+                                      .peers = scope_region_peers_of(&g->peers, r)};
 }
 
 /* Groups one process's events by its regions, on rank 0's clock; the
@@ -129,6 +131,12 @@ int recover_group_process(const struct recover_process *proc, struct scope_event
         if (rc == 0)
             rc = recover_profile(proc, g, segs.threads, segs.n, sites, hook_region,
                                  (size_t)m->nhooks, (size_t)m->nregions, &map, err, errlen);
+        if (rc == 0 && g->profile && m->trace_limit_passed_raw)
+            g->profile->trace_limit_passed_ns = scope_clock_map_apply(&map,
+                                                                      m->trace_limit_passed_raw);
+        if (rc == 0)
+            rc = recover_peers(proc, g, hook_region, hook_symbol, (size_t)m->nhooks,
+                               (size_t)m->nregions, err, errlen);
     }
     if (rc == 0)
         g->region_clones = scope_region_clones(hook_symbol, hook_region, (size_t)m->nhooks,

@@ -42,7 +42,8 @@ static int copy_file(const char *from, const char *to)
     return got == 0 ? 0 : -1;
 }
 
-/* Copies one process's buffer segments (and profile tables), spill files and maps into dir, then its
+/* Copies one process's buffer segments (and profile tables), peer-totals
+ * tables, spill files and maps into dir, then its
  * meta segment with the clock calibration closed on this node's clock
  * (last, so that a partial copy is not taken for a process). */
 static int gather_process(const struct recover_process *proc, const char *dir, char *err, size_t errlen)
@@ -71,6 +72,12 @@ static int gather_process(const struct recover_process *proc, const char *dir, c
         snprintf(from, sizeof(from), "%s/%s-p%d", proc->dir, proc->stem, thread);
         snprintf(to, sizeof(to), "%s/%s-p%d", dir, proc->stem, thread);
         if (rc == 0 && access(from, F_OK) == 0)   /* its profile table, in profile mode */
+            rc = copy_file(from, to);
+    }
+    for (int64_t table = 0; rc == 0 && table < m->peer_tables; table++) {
+        recover_peer_table_path(from, sizeof(from), proc->dir, proc->stem, (int)table);
+        recover_peer_table_path(to, sizeof(to), dir, proc->stem, (int)table);
+        if (access(from, F_OK) == 0)   /* its peer totals, when it made MPI calls */
             rc = copy_file(from, to);
     }
     recover_segment_path(from, sizeof(from), proc->dir, proc->stem, SEGMENT_MAPS);

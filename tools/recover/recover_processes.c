@@ -158,6 +158,11 @@ void recover_segment_path(char *out, size_t len, const char *dir, const char *st
         snprintf(out, len, "%s/%s-%d", dir, stem, buffer);
 }
 
+void recover_peer_table_path(char *out, size_t len, const char *dir, const char *stem, int table)
+{
+    snprintf(out, len, "%s/%s-m%d", dir, stem, table);
+}
+
 /* A thread's spill file: beside its segment when gathered there from its
  * node, else where the thread wrote it. */
 void recover_spill_location(char *out, size_t len, const char *dir, const char *recorded)
@@ -188,6 +193,13 @@ void recover_remove_segments(const struct recover_process *proc)
         unlink(path);
         snprintf(path, sizeof(path), "%s/%s-p%d", proc->dir, proc->stem, buffer);
         unlink(path);   /* its profile table, in profile mode (not read back) */
+    }
+    for (int64_t table = 0; table < proc->meta->peer_tables; table++) {
+        recover_peer_table_path(path, sizeof(path), proc->dir, proc->stem, (int)table);
+        unlink(path);
+        size_t at = strlen(path);   /* and its copy, when killed while making it */
+        snprintf(path + at, sizeof(path) - at, "-next");
+        unlink(path);
     }
     recover_segment_path(path, sizeof(path), proc->dir, proc->stem, SEGMENT_META);
     unlink(path);

@@ -51,6 +51,9 @@ enum { SEGMENT_META = -1, SEGMENT_MAPS = -2 };
 /* Where a process's buffer segment (buffer >= 0), meta segment or copy of
  * its maps is in dir. */
 void recover_segment_path(char *out, size_t len, const char *dir, const char *stem, int buffer);
+/* Where a process's peer-totals table `table` (STEM-mN,
+ * preload/recording/peer_totals.h) is in dir. */
+void recover_peer_table_path(char *out, size_t len, const char *dir, const char *stem, int table);
 /* A thread's spill file: beside its segment when gathered there from its
  * node, else where the thread wrote it. */
 void recover_spill_location(char *out, size_t len, const char *dir, const char *recorded);
