@@ -9,8 +9,8 @@
 
 /* Tags of the merge's messages (clock_sync.c, callsite_exchange.c,
  * rank_messages.c, node_writer.c). */
-enum { TAG_SYNC = 1, TAG_OFFSET, TAG_SITES, TAG_SITE_MAP, TAG_GO, TAG_RANK, TAG_REGION, TAG_WINDOW,
-       TAG_COMMS, TAG_COMM_MAP };
+enum { TAG_SYNC = 1, TAG_OFFSET, TAG_SITES, TAG_SITE_MAP, TAG_GO, TAG_RANK, TAG_REGION,
+       TAG_PEERS, TAG_WINDOW, TAG_COMMS, TAG_COMM_MAP };
 
 struct scope_merge_comms {
     MPI_Comm world;     /* a duplicate of MPI_COMM_WORLD; MPI_COMM_NULL before MPI_Init */

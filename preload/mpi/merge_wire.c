@@ -23,6 +23,7 @@ struct region_fixed {
 /* A region's peer totals travel as four columns, in this order. */
 static const size_t peer_column_size[4] = {sizeof(int32_t), sizeof(int8_t), sizeof(int64_t),
                                            sizeof(int64_t)};
+#define PEER_ROW (sizeof(int32_t) + sizeof(int8_t) + 2 * sizeof(int64_t))
 
 static void *peer_column(const struct scope_peer_totals *p, int c)
 {
@@ -88,29 +89,23 @@ size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info,
     if (info->profile)
         f.profile_len = scope_wire_profile_encode(buf + at, info->profile);
     at += f.profile_len;
-    size_t peer_row = sizeof(int32_t) + sizeof(int8_t) + 2 * sizeof(int64_t);
-    if (info->peers && info->peers->n <= (SCOPE_WIRE_MESSAGE_BYTES - at) / peer_row)
-        f.npeers = info->peers->n;   /* else dropped: README's limits */
-    for (int c = 0; c < 4 && f.npeers; c++) {
-        memcpy(buf + at, peer_column(info->peers, c), f.npeers * peer_column_size[c]);
-        at += f.npeers * peer_column_size[c];
-    }
-    if (f.npeers)
+    if (info->peers && info->peers->n) {
+        f.npeers = info->peers->n;
         at = put_string(buf, at, info->peers->family, &f.peer_family_len);
+    }
     memcpy(buf, &f, sizeof(f));
     return at;
 }
 
-/* The peer totals that end a region message (n rows, then the family's
- * family_len bytes), malloc'd in one block (the struct, its columns, the
- * family); NULL when short or out of memory. */
-static struct scope_peer_totals *peers_decode(const char *buf, size_t len, uint64_t n,
-                                              uint32_t family_len)
+/* Room for a region's n peer-total rows and its family (family_len bytes
+ * of buf), malloc'd in one block (the struct, its columns, the family);
+ * NULL when the family is cut or out of memory. */
+static struct scope_peer_totals *peers_new(const char *buf, size_t len, uint64_t n,
+                                           uint32_t family_len)
 {
-    size_t row = sizeof(int32_t) + sizeof(int8_t) + 2 * sizeof(int64_t);
-    if (n > len / row || family_len != len - n * row)
+    if (family_len != len || n > SIZE_MAX / (2 * PEER_ROW))
         return NULL;
-    char *block = malloc(sizeof(struct scope_peer_totals) + n * row + family_len + 1);
+    char *block = malloc(sizeof(struct scope_peer_totals) + n * PEER_ROW + family_len + 1);
     if (!block)
         return NULL;
     struct scope_peer_totals *p = (struct scope_peer_totals *)block;
@@ -121,11 +116,7 @@ static struct scope_peer_totals *peers_decode(const char *buf, size_t len, uint6
     p->bytes = (int64_t *)(at + n * sizeof(int64_t));
     p->peer = (int32_t *)(at + 2 * n * sizeof(int64_t));
     p->direction = (int8_t *)(at + 2 * n * sizeof(int64_t) + n * sizeof(int32_t));
-    for (int c = 0; c < 4; c++) {
-        memcpy(peer_column(p, c), buf, n * peer_column_size[c]);
-        buf += n * peer_column_size[c];
-    }
-    char *family = block + sizeof *p + n * row;
+    char *family = block + sizeof *p + n * PEER_ROW;
     memcpy(family, buf, family_len);
     family[family_len] = '\0';
     p->family = family_len ? family : NULL;
@@ -158,12 +149,69 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
         !(info->profile = scope_wire_profile_decode(p + strings, f.profile_len)))
         return -1;
     size_t before_peers = sizeof(f) + strings + f.profile_len;
-    if (f.npeers && !(info->peers = peers_decode(buf + before_peers, len - before_peers,
-                                                 f.npeers, f.peer_family_len)))
+    if (f.npeers && !(info->peers = peers_new(buf + before_peers, len - before_peers,
+                                              f.npeers, f.peer_family_len)))
         return -1;
     *calls = f.calls;
     return info->name && info->symbol && info->library && info->clones &&
                    (!f.payload_len || info->payload) ? 0 : -1;
+}
+
+uint64_t scope_wire_region_peer_rows(const char *buf, size_t len)
+{
+    struct region_fixed f;
+    if (len < sizeof(f))
+        return 0;
+    memcpy(&f, buf, sizeof(f));
+    return f.npeers;
+}
+
+/* A message of peer-total rows: which, then each column's values. */
+struct peers_fixed {
+    uint64_t from, count;
+};
+
+size_t scope_wire_peers_max_rows(void)
+{
+    return (SCOPE_WIRE_MESSAGE_BYTES - sizeof(struct peers_fixed)) / PEER_ROW;
+}
+
+size_t scope_wire_peers_encode(char *buf, const struct scope_peer_totals *p, size_t from,
+                               size_t count)
+{
+    struct peers_fixed f = {from, count};
+    memcpy(buf, &f, sizeof f);
+    size_t at = sizeof f;
+    for (int c = 0; c < 4; c++) {
+        memcpy(buf + at, (const char *)peer_column(p, c) + from * peer_column_size[c],
+               count * peer_column_size[c]);
+        at += count * peer_column_size[c];
+    }
+    return at;
+}
+
+int scope_wire_peers_decode(const char *buf, size_t len, struct scope_peer_totals *p,
+                            size_t *filled)
+{
+    struct peers_fixed f = {0, 0};
+    if (len >= sizeof f)
+        memcpy(&f, buf, sizeof f);
+    if (len < sizeof f || f.count == 0 || f.count != (len - sizeof f) / PEER_ROW ||
+        f.count * PEER_ROW != len - sizeof f) {
+        *filled = SIZE_MAX;
+        return -1;
+    }
+    size_t at = *filled;
+    *filled += f.count;
+    if (!p || f.from != at || at > p->n || f.count > p->n - at)
+        return -1;
+    buf += sizeof f;
+    for (int c = 0; c < 4; c++) {
+        memcpy((char *)peer_column(p, c) + at * peer_column_size[c], buf,
+               f.count * peer_column_size[c]);
+        buf += f.count * peer_column_size[c];
+    }
+    return 0;
 }
 
 void scope_wire_region_free(struct scope_region_info *info)

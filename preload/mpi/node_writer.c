@@ -1,6 +1,7 @@
 /* node_writer.c: a node's writer takes in its node's ranks (node_writer.h).
  * Every message comes from one rank of the node at a time, after a go, so
- * the writer's memory holds one window whatever the ranks or calls. */
+ * the writer's memory holds one window (and one region's peer totals)
+ * whatever the ranks or calls. */
 #include "node_writer.h"
 
 #include "callsite_exchange.h"
@@ -27,16 +28,24 @@ static size_t recv_blob(const struct scope_merge_comms *c, int r, int tag, char 
     return (size_t)n;
 }
 
-/* Receives one region of rank r: its facts, then its windows up to the
- * last one of its calls (region_encode.h); places them when w is not NULL. */
+/* Receives one region of rank r: its facts, its peer totals (held whole
+ * until the region begins), then its windows up to the last one of its
+ * calls (region_encode.h); places them when w is not NULL. */
 static int receive_region(int r, const struct scope_writer_api *api, scope_writer *w,
                           struct scope_node_intake *s, size_t *events)
 {
     struct scope_region_info info;
     uint64_t calls = 0;
     size_t len = recv_blob(s->c, r, TAG_REGION, s->buf);
-    int ok = scope_wire_region_decode(s->buf, len, &info, &calls) == 0 && w &&
-             api->begin_region(w, &info) == 0;
+    uint64_t peer_rows = scope_wire_region_peer_rows(s->buf, len);
+    int ok = scope_wire_region_decode(s->buf, len, &info, &calls) == 0;
+    for (size_t filled = 0; filled < peer_rows;) {
+        len = recv_blob(s->c, r, TAG_PEERS, s->buf);
+        s->others_bytes += len;
+        ok = scope_wire_peers_decode(s->buf, len, (struct scope_peer_totals *)info.peers,
+                                     &filled) == 0 && ok;
+    }
+    ok = ok && w && api->begin_region(w, &info) == 0;
     for (int ended = 0; !ended;) {
         struct region_window win;
         len = recv_blob(s->c, r, TAG_WINDOW, s->buf);

@@ -22,8 +22,32 @@ static int log_window(void *ctx, const struct region_window *win)
     return scope_message_log_append(&p->log, TAG_WINDOW, p->buf, len, p->err, sizeof p->err);
 }
 
-/* One region's facts and its calls, encoded window by window as the file
- * stores them. */
+/* Peer-total rows a message carries: all that fit, or fewer for tests
+ * (SCOPE_TEST_PEER_ROWS, test-only: a region sent in several messages
+ * without a run of 350 000 peers). */
+static size_t peer_rows_per_message(void)
+{
+    const char *v = getenv("SCOPE_TEST_PEER_ROWS");
+    long n = v ? atol(v) : 0;
+    size_t most = scope_wire_peers_max_rows();
+    return n > 0 && (size_t)n < most ? (size_t)n : most;
+}
+
+/* A region's peer totals, in messages of as many rows as fit. */
+static int prepare_peers(struct scope_prepared *p, const struct scope_peer_totals *peers)
+{
+    size_t rows = peer_rows_per_message();
+    for (size_t from = 0; peers && from < peers->n; from += rows) {
+        size_t count = peers->n - from < rows ? peers->n - from : rows;
+        size_t len = scope_wire_peers_encode(p->buf, peers, from, count);
+        if (scope_message_log_append(&p->log, TAG_PEERS, p->buf, len, p->err, sizeof p->err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One region's facts, its peer totals and its calls, encoded window by
+ * window as the file stores them. */
 static int prepare_region(struct scope_prepared *p, struct scope_event_groups *le, size_t r,
                           const int32_t *file_ids, struct region_encoder *enc,
                           struct scope_chunk *chunk)
@@ -31,7 +55,8 @@ static int prepare_region(struct scope_prepared *p, struct scope_event_groups *l
     size_t count = scope_event_groups_calls(le, r);
     struct scope_region_info info = scope_local_region_info(le, r, NULL);
     size_t len = scope_wire_region_encode(p->buf, &info, count);
-    if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0)
+    if (scope_message_log_append(&p->log, TAG_REGION, p->buf, len, p->err, sizeof p->err) != 0 ||
+        prepare_peers(p, info.peers) != 0)
         return -1;
     const char *why = NULL;
     if (scope_encode_region(le, r, file_ids, region_payload_of(info.payload), enc, chunk, log_window, p,

@@ -11,7 +11,9 @@
 # comm --collectives` are the finalized run's; as a trace past trace_limit
 # (SCOPE_TRACE_LIMIT=8K), every rank says when it passed it
 # (trace_limit_passed_ns, after every stored row's end) and the matrix,
-# rows and folded calls' peer totals together, is the ring's exactly.
+# rows and folded calls' peer totals together, is the ring's exactly. The
+# finalized runs send their peer totals to rank 0 three rows a message
+# (SCOPE_TEST_PEER_ROWS=3), the MPI_Alltoallv's 8 rows in 3 messages.
 # usage: peers_recover.sh   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-peers-recover-XXXXXX")
@@ -50,14 +52,14 @@ matrix() {   # NAME [--collectives]
     "$SCOPE_CLI" comm "$1.h5" --format csv ${2:-} >"$1${2:-}.csv" 2>err.txt || fail "$1: scope comm"
 }
 
-finish profile SCOPE_MODE=profile
+finish profile SCOPE_MODE=profile SCOPE_TEST_PEER_ROWS=3
 killed profile-recovered SCOPE_MODE=profile
 for name in profile profile-recovered; do matrix $name; done
 diff ring.csv profile.csv || fail "the finalized profile's matrix is not the ring's"
 diff ring.csv profile-recovered.csv || fail "the recovered profile's matrix is not the ring's"
 echo "ok: a killed profile's matrix recovered"
 
-finish trace
+finish trace SCOPE_TEST_PEER_ROWS=3
 killed trace-recovered
 for name in trace trace-recovered; do matrix $name; matrix $name --collectives; done
 diff ring.csv trace-recovered.csv || fail "the recovered trace's matrix is not the ring's"

@@ -1,11 +1,13 @@
 /* test_merge_wire.c: Check unit tests of the merge's messages: what a rank
  * encodes, rank 0 decodes unchanged (rank facts, region facts with their
- * clones, windows of encoded calls), and a short message is refused. */
+ * clones, peer totals in messages of rows, also beyond one message's worth,
+ * windows of encoded calls), and a short message is refused. */
 #include <check.h>
 
 #include "check_main.h"
 #include "merge_wire.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +133,8 @@ START_TEST(profile_round_trip)
 END_TEST
 
 /* A region's peer totals, with a profile before them and with its family,
- * through the wire: the same columns; any cut refused. */
+ * through the wire: the region message says how many rows and the family,
+ * a message of rows fills them; any cut refused. */
 START_TEST(peers_round_trip)
 {
     int32_t peer[] = {0, 0, 5};
@@ -142,20 +145,80 @@ START_TEST(peers_round_trip)
     struct scope_region_info in = {.name = "MPI_Isend", .profile = &p, .peers = &t}, out;
     uint64_t n;
     size_t len = scope_wire_region_encode(buf, &in, 0);
+    ck_assert_uint_eq(scope_wire_region_peer_rows(buf, len), 3);
     ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &n), 0);
+    for (size_t cut = 1; cut < 30; cut++) {
+        struct scope_region_info short_info;
+        ck_assert_int_eq(scope_wire_region_decode(buf, len - cut, &short_info, &n), -1);
+        scope_wire_region_free(&short_info);
+    }
     ck_assert_ptr_nonnull(out.peers);
     ck_assert_uint_eq(out.peers->n, 3);
     ck_assert_str_eq(out.peers->family, "p2p");
+    ck_assert_int_eq(out.profile->stats.calls, 8);
+    len = scope_wire_peers_encode(buf, &t, 0, 3);
+    size_t filled = 0;
+    for (size_t cut = 1; cut < len; cut += 7) {
+        ck_assert_int_eq(scope_wire_peers_decode(buf, len - cut, NULL, &filled), -1);
+        ck_assert_uint_eq(filled, SIZE_MAX);
+        filled = 0;
+    }
+    ck_assert_int_eq(scope_wire_peers_decode(buf, len, (struct scope_peer_totals *)out.peers,
+                                             &filled), 0);
+    ck_assert_uint_eq(filled, 3);
     ck_assert_mem_eq(out.peers->peer, peer, sizeof peer);
     ck_assert_mem_eq(out.peers->direction, direction, sizeof direction);
     ck_assert_mem_eq(out.peers->messages, messages, sizeof messages);
     ck_assert_mem_eq(out.peers->bytes, bytes, sizeof bytes);
-    ck_assert_int_eq(out.profile->stats.calls, 8);
+    /* one row too many: refused, but counted (the receiver stops after it) */
+    ck_assert_int_eq(scope_wire_peers_decode(buf, len, (struct scope_peer_totals *)out.peers,
+                                             &filled), -1);
+    ck_assert_uint_eq(filled, 6);
     scope_wire_region_free(&out);
-    for (size_t cut = 1; cut < 30; cut++) {
-        ck_assert_int_eq(scope_wire_region_decode(buf, len - cut, &out, &n), -1);
-        scope_wire_region_free(&out);
+}
+END_TEST
+
+/* A region with more peer totals than one message holds (over 350 000
+ * (peer, direction) pairs) travels in two messages of rows, every row
+ * arriving: none dropped. */
+START_TEST(peers_beyond_one_message)
+{
+    size_t most = scope_wire_peers_max_rows(), rows = most + 1000;
+    ck_assert_uint_gt(most, 300000);
+    int32_t *peer = malloc(rows * sizeof *peer);
+    int8_t *direction = malloc(rows);
+    int64_t *messages = malloc(rows * sizeof *messages), *bytes = malloc(rows * sizeof *bytes);
+    for (size_t i = 0; i < rows; i++) {
+        peer[i] = (int32_t)(i / 2);
+        direction[i] = (int8_t)(i % 2);
+        messages[i] = (int64_t)i + 1;
+        bytes[i] = 8 * (int64_t)i;
     }
+    struct scope_peer_totals t = {"collective", rows, peer, direction, messages, bytes};
+    struct scope_region_info in = {.name = "MPI_Alltoallv", .peers = &t}, out;
+    uint64_t n;
+    size_t len = scope_wire_region_encode(buf, &in, 0);
+    ck_assert_int_eq(scope_wire_region_decode(buf, len, &out, &n), 0);
+    ck_assert_uint_eq(out.peers->n, rows);
+    size_t filled = 0, messages_sent = 0;
+    for (size_t from = 0; from < rows; from += most, messages_sent++) {
+        len = scope_wire_peers_encode(buf, &t, from, rows - from < most ? rows - from : most);
+        ck_assert_uint_le(len, SCOPE_WIRE_MESSAGE_BYTES);
+        ck_assert_int_eq(scope_wire_peers_decode(buf, len, (struct scope_peer_totals *)out.peers,
+                                                 &filled), 0);
+    }
+    ck_assert_uint_eq(messages_sent, 2);
+    ck_assert_uint_eq(filled, rows);
+    ck_assert_mem_eq(out.peers->peer, peer, rows * sizeof *peer);
+    ck_assert_mem_eq(out.peers->direction, direction, rows);
+    ck_assert_mem_eq(out.peers->messages, messages, rows * sizeof *messages);
+    ck_assert_mem_eq(out.peers->bytes, bytes, rows * sizeof *bytes);
+    ck_assert_str_eq(out.peers->family, "collective");
+    scope_wire_region_free(&out);
+    free(peer);
+    free(direction);
+    free(messages);
+    free(bytes);
 }
 END_TEST
 
@@ -197,6 +260,7 @@ int main(void)
     tcase_add_test(tc, rank_round_trip);
     tcase_add_test(tc, profile_round_trip);
     tcase_add_test(tc, peers_round_trip);
+    tcase_add_test(tc, peers_beyond_one_message);
     tcase_add_test(tc, window_round_trip);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
