@@ -5,7 +5,8 @@
 # MPI_Isend/MPI_Irecv/MPI_Waitall and an MPI_Alltoallv, every rank then
 # killing itself: as a profile, the recovered file's `scope comm --format
 # csv` is the ring's matrix exactly (rank r sends 2000 messages of 40 (r + 1)
-# bytes to r + 1) and equal to that of the same run ended by MPI_Finalize,
+# bytes to r + 1) and equal to that of the same run ended by MPI_Finalize
+# (recovered through `--gather` and `--dir`, as a job across nodes),
 # its MPI_Alltoallv holds per rank 2000 messages to and from each peer with
 # their exact bytes; as a trace, the MPI_Alltoallv's peer totals and `scope
 # comm --collectives` are the finalized run's; as a trace past trace_limit
@@ -33,16 +34,27 @@ finish() {   # NAME [VAR=VALUE ...]: the run ended by MPI_Finalize
     env "$@" $MPIRUN -n 4 "$SCOPE_CLI" run -c peers.conf -o "$name.h5" -- "$PROGRAM" $rounds \
         >out.txt 2>err.txt || fail "$name run"
 }
-killed() {   # NAME [VAR=VALUE ...]: the run killed, then recovered into NAME.h5
-    local name=$1 rc=0 pid0
+killed() {   # NAME [--gather] [VAR=VALUE ...]: the run killed, then recovered into NAME.h5
+    local name=$1 rc=0 pid0 gather=
     shift
+    if [ "${1:-}" = --gather ]; then gather=1; shift; fi
     env "$@" $MPIRUN -n 4 "$SCOPE_CLI" run -c peers.conf -o never.h5 -- "$PROGRAM" $rounds kill \
         >out.txt 2>err.txt || rc=$?
     [ "$rc" -ne 0 ] && [ ! -e never.h5 ] || fail "$name: the killed run ended normally"
     pid0=$(sed -n 's/^peers_killed: rank 0 pid \([0-9]*\)$/\1/p' out.txt)
     [ -n "$pid0" ] || fail "$name: no pid of rank 0"
     for _ in $(seq 50); do
-        "$SCOPE_CLI" recover --run "$pid0" -o "$name.h5" 2>recover.txt && break
+        if [ -n "$gather" ]; then   # as for a job across nodes: copied, then written
+            rm -rf gathered
+            if "$SCOPE_CLI" recover --gather gathered --run "$pid0" 2>recover.txt; then
+                [ "$(ls gathered/*/ | grep -c -- '-m0$')" -eq 4 ] ||
+                    fail "$name: not every rank's peer totals gathered: $(ls gathered/*/)"
+                "$SCOPE_CLI" recover --dir gathered -o "$name.h5" 2>>recover.txt
+                break
+            fi
+        else
+            "$SCOPE_CLI" recover --run "$pid0" -o "$name.h5" 2>recover.txt && break
+        fi
         grep -q "still running" recover.txt || break
         sleep 0.2
     done
@@ -53,7 +65,7 @@ matrix() {   # NAME [--collectives]
 }
 
 finish profile SCOPE_MODE=profile SCOPE_TEST_PEER_ROWS=3
-killed profile-recovered SCOPE_MODE=profile
+killed profile-recovered --gather SCOPE_MODE=profile
 for name in profile profile-recovered; do matrix $name; done
 diff ring.csv profile.csv || fail "the finalized profile's matrix is not the ring's"
 diff ring.csv profile-recovered.csv || fail "the recovered profile's matrix is not the ring's"
