@@ -226,6 +226,9 @@ extern uint32_t scope_wrapped_hook[SCOPE_WRAPPED_COUNT];
 
 /* Whether the config selected any wrapped function. */
 int scope_wrapped_any(void);
+/* The MPI-4 large-count form of wrapped function f (MPI_Send: MPI_Send_c),
+ * f itself when it has none. */
+enum scope_wrapped_function scope_wrapped_large_form(enum scope_wrapped_function f);
 /* Which wrapped function `symbol` is, -1 when none. */
 int scope_wrapped_function_of(const char *symbol);
 /* The family of `symbol` when scope records its payload, else NULL. */
