@@ -37,6 +37,8 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
     int in_place = scope_fortran_in_place(fortran_buffer(a, d->sendbuf));
     int root = fint(a, d->root);
+    if ((d->shape == GATHER || d->shape == GATHERV) && d->root && in_root_group(c, root))
+        return 0;   /* the root's group on an intercommunicator sends nothing */
     switch (d->shape) {
     case BARRIER:
         return 0;
