@@ -382,7 +382,9 @@ with h5py.File(sys.argv[1]) as f:
         # I/O: (bytes, offset) of each call
         for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
                             "MPI_File_write": [(12, 100 * r + 40)],
-                            "MPI_File_read_at_all": [(8, 0)]}.items():
+                            "MPI_File_read_at_all": [(8, 0)],
+                            "MPI_File_write_at_all_begin": [(8, 100 * r + 60)],
+                            "MPI_File_read_all_begin": [(4, 100 * r + 52)]}.items():
             g = f[f"rank{r}/regions/{name}"]
             got = [(g["bytes"][i], g["offset"][i], caller_of(g, i)) for i in range(len(calls))]
             if len(g["bytes"]) != len(calls) or \

@@ -20,7 +20,9 @@
 ! rank. In subroutine files, each writes r + 1 integers at byte 100 r
 ! of a shared file (MPI_File_write_at), 3 at its file pointer moved to
 ! byte 100 r + 40 (MPI_File_write) and all read 2 integers at byte 0
-! (MPI_File_read_at_all). In subroutine probes, each rank sends with
+! (MPI_File_read_at_all); split collectives: 2 integers written at byte
+! 100 r + 60 (MPI_File_write_at_all_begin/end), 1 read at the file pointer,
+! byte 100 r + 52 (MPI_File_read_all_begin/end). In subroutine probes, each rank sends with
 ! MPI_Send 2 (r + 1) integers to the right (tag 80), found by MPI_Probe
 ! from MPI_ANY_SOURCE and taken by MPI_Recv; 6 (r + 1) to the right (tag
 ! 81), polled by MPI_Iprobe until found (status ignored), taken by
@@ -273,6 +275,11 @@
     call MPI_File_write(fh, out, 3, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
     at = 0
     call MPI_File_read_at_all(fh, at, in, 2, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    at = 100 * rank + 60
+    call MPI_File_write_at_all_begin(fh, at, out, 2, MPI_INTEGER, ierr)
+    call MPI_File_write_at_all_end(fh, out, MPI_STATUS_IGNORE, ierr)
+    call MPI_File_read_all_begin(fh, in, 1, MPI_INTEGER, ierr)
+    call MPI_File_read_all_end(fh, in, MPI_STATUS_IGNORE, ierr)
     call MPI_File_close(fh, ierr)
   end subroutine files
 
