@@ -83,7 +83,7 @@ static void collective_peer_bytes(const struct collective_desc *d, const struct 
     MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
     const MPI_Fint *sts = typed ? fortran_arg(a, d->sendtype) : NULL;
     const MPI_Fint *rts = typed ? fortran_arg(a, d->recvtype) : NULL;
-    int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
+    int in_place = scope_fortran_in_place(fortran_buffer(a, d->sendbuf));
     struct peer_counts scalar_send = {fortran_count(a, d->sendcount), NO_COUNTS, st, NULL,
                                       NULL};
     struct peer_counts send = {0, fortran_counts(a, d->sendcount), st, NULL, sts};

@@ -144,7 +144,7 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Scatter": ([(48 if r == 1 else 0, 1, -1)], "gathers"),
             "MPI_Scatterv": ([(40 if r == 2 else 0, 2, -1)], "gathers"),
             "MPI_Allgather": ([(8, -1, -1), (4, -1, -1)], "gathers"),
-            "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)], "gathers"),
+            "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)] * 2, "gathers"),   # then in place
             "MPI_Alltoall": ([(32, -1, -1)], "gathers"),
             "MPI_Alltoallv": ([(4 * (4 * r + 6), -1, -1)], "gathers"),
             "MPI_Alltoallw": ([(16, -1, -1)], "gathers"),
@@ -420,7 +420,9 @@ with h5py.File(sys.argv[1]) as f:
     if len(comm_rows) != made:
         fail(f"{len(comm_rows)} communicators in the file, want {made}: "
              f"{[members(c) for c in range(1, len(comm_rows))]}")
-    # bytes sender s sent receiver t in the v and w collectives (4-byte integers)
+    # bytes sender s sent receiver t in the v and w collectives (4-byte
+    # integers), in each call (MPI_Allgatherv: two, the second in place)
+    calls_of = {"MPI_Allgatherv": 2}
     v_forms = {
         "MPI_Gatherv": lambda s, t: 4 * (s + 1) if t == 0 else None,
         "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 2 else None,
@@ -430,7 +432,8 @@ with h5py.File(sys.argv[1]) as f:
     }
     for name, bytes_of in v_forms.items():
         for r in range(N):
-            want = [(p, d, 1, bytes_of(*pair)) for p in range(N)
+            n = calls_of.get(name, 1)
+            want = [(p, d, n, n * bytes_of(*pair)) for p in range(N)
                     for d, pair in ((0, (r, p)), (1, (p, r))) if bytes_of(*pair) is not None]
             g = f[f"rank{r}/regions/{name}"]
             got = list(zip(*(g[d][:].tolist() for d in

@@ -14,8 +14,9 @@
 ! integers to root 3, MPI_Gatherv of r + 1 integers to root 0,
 ! MPI_Scatter of 3 integers per rank from root 1, MPI_Scatterv of 1..4
 ! integers from root 2, MPI_Allgather of 1 double and again in place of 1
-! integer, MPI_Allgatherv of r + 1 integers, MPI_Alltoall of 2 integers
-! per rank, MPI_Alltoallv of r + i integers to rank i, MPI_Alltoallw of
+! integer, MPI_Allgatherv of r + 1 integers and again in place,
+! MPI_Alltoall of 2 integers per rank, MPI_Alltoallv of r + i integers to
+! rank i, MPI_Alltoallw of
 ! one integer to each rank and MPI_Reduce_scatter_block of 2 integers per
 ! rank. In subroutine files, each writes r + 1 integers at byte 100 r
 ! of a shared file (MPI_File_write_at), 3 at its file pointer moved to
@@ -240,6 +241,8 @@
     call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, in, 1, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
     call MPI_Allgatherv(out, rank + 1, MPI_INTEGER, in, counts, displs, MPI_INTEGER, &
+                        MPI_COMM_WORLD, ierr)
+    call MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, in, counts, displs, MPI_INTEGER, &
                         MPI_COMM_WORLD, ierr)
     call MPI_Alltoall(out, 2, MPI_INTEGER, in, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     do k = 1, nranks
