@@ -190,6 +190,12 @@
     X(FILE_IWRITE_SHARED, "MPI_File_iwrite_shared", "io")   \
     X(FILE_READ_ORDERED, "MPI_File_read_ordered", "io")     \
     X(FILE_WRITE_ORDERED, "MPI_File_write_ordered", "io") \
+    X(FILE_READ_ALL_BEGIN, "MPI_File_read_all_begin", "io")     \
+    X(FILE_WRITE_ALL_BEGIN, "MPI_File_write_all_begin", "io")   \
+    X(FILE_READ_AT_ALL_BEGIN, "MPI_File_read_at_all_begin", "io")   \
+    X(FILE_WRITE_AT_ALL_BEGIN, "MPI_File_write_at_all_begin", "io") \
+    X(FILE_READ_ORDERED_BEGIN, "MPI_File_read_ordered_begin", "io") \
+    X(FILE_WRITE_ORDERED_BEGIN, "MPI_File_write_ordered_begin", "io")   \
     X(FILE_READ_C, "MPI_File_read_c", "io")               \
     X(FILE_WRITE_C, "MPI_File_write_c", "io")             \
     X(FILE_READ_ALL_C, "MPI_File_read_all_c", "io")       \
@@ -211,7 +217,13 @@
     X(FILE_IREAD_SHARED_C, "MPI_File_iread_shared_c", "io")\
     X(FILE_IWRITE_SHARED_C, "MPI_File_iwrite_shared_c", "io")\
     X(FILE_READ_ORDERED_C, "MPI_File_read_ordered_c", "io")\
-    X(FILE_WRITE_ORDERED_C, "MPI_File_write_ordered_c", "io")
+    X(FILE_WRITE_ORDERED_C, "MPI_File_write_ordered_c", "io")\
+    X(FILE_READ_ALL_BEGIN_C, "MPI_File_read_all_begin_c", "io") \
+    X(FILE_WRITE_ALL_BEGIN_C, "MPI_File_write_all_begin_c", "io")   \
+    X(FILE_READ_AT_ALL_BEGIN_C, "MPI_File_read_at_all_begin_c", "io")   \
+    X(FILE_WRITE_AT_ALL_BEGIN_C, "MPI_File_write_at_all_begin_c", "io") \
+    X(FILE_READ_ORDERED_BEGIN_C, "MPI_File_read_ordered_begin_c", "io") \
+    X(FILE_WRITE_ORDERED_BEGIN_C, "MPI_File_write_ordered_begin_c", "io")
 
 enum scope_wrapped_function {
 #define SCOPE_WRAPPED_ENUM(e, name, family) SCOPE_WRAPPED_##e,
@@ -226,6 +238,9 @@ extern uint32_t scope_wrapped_hook[SCOPE_WRAPPED_COUNT];
 
 /* Whether the config selected any wrapped function. */
 int scope_wrapped_any(void);
+/* The MPI-4 large-count form of wrapped function f (MPI_Send: MPI_Send_c),
+ * f itself when it has none. */
+enum scope_wrapped_function scope_wrapped_large_form(enum scope_wrapped_function f);
 /* Which wrapped function `symbol` is, -1 when none. */
 int scope_wrapped_function_of(const char *symbol);
 /* The family of `symbol` when scope records its payload, else NULL. */

@@ -16,9 +16,21 @@ static inline int comm_size(const struct scope_comm *c)
     return c ? c->size : 0;
 }
 
-static inline int is_rank(const struct scope_comm *c, int root)
+/* Whether this rank is the root of a rooted collective on c: rank `root`
+ * of an intracommunicator; on an intercommunicator the one that passes
+ * MPI_ROOT (its group's others pass MPI_PROC_NULL, the other group's ranks
+ * the root's rank in their remote group). */
+static inline int is_root(const struct scope_comm *c, int root)
 {
-    return c && c->rank == root;
+    return c && (c->inter ? root == MPI_ROOT : c->rank == root);
+}
+
+/* Whether this rank is in the root's group of a rooted collective on an
+ * intercommunicator (MPI_ROOT or MPI_PROC_NULL): it sends no data to a
+ * gather. */
+static inline int in_root_group(const struct scope_comm *c, int root)
+{
+    return c && c->inter && (root == MPI_ROOT || root == MPI_PROC_NULL);
 }
 
 /* A count per rank: ints, or MPI_Count of the large-count forms (wide);
@@ -64,18 +76,19 @@ static inline int64_t per_rank(int64_t count, struct count_array counts,
 static inline int64_t broadcast_bytes(int64_t count, MPI_Datatype type, int root,
                                       const struct scope_comm *c)
 {
-    return is_rank(c, root) ? type_bytes(count, type) : 0;
+    return is_root(c, root) ? type_bytes(count, type) : 0;
 }
 
 /* MPI_Scatter (no counts) and MPI_Scatterv: the root's send buffer. */
 static inline int64_t scatter_bytes(int64_t count, struct count_array counts, MPI_Datatype type,
                                     int root, const struct scope_comm *c)
 {
-    return is_rank(c, root) ? type_bytes(per_rank(count, counts, c), type) : 0;
+    return is_root(c, root) ? type_bytes(per_rank(count, counts, c), type) : 0;
 }
 
 /* MPI_Gather, MPI_Allgather (no recvcounts) and their v forms: this
- * rank's contribution, in place its share of the receive buffer. */
+ * rank's contribution, in place its share of the receive buffer (a
+ * gather's root group on an intercommunicator: in_root_group). */
 static inline int64_t gather_bytes(int in_place, int64_t sendcount, MPI_Datatype sendtype,
                                    int64_t recvcount, struct count_array recvcounts,
                                    MPI_Datatype recvtype, const struct scope_comm *c)

@@ -5,8 +5,9 @@
  * and direction, the rank itself included; its row keeps the total
  * (collective_bytes.h). Counts are read only where MPI defines them (the
  * root's of a rooted collective), as the world ranks of c's ranks (an
- * intercommunicator's remote group; a rooted collective's root outside the
- * group, MPI_ROOT or MPI_PROC_NULL, adds nothing). */
+ * intercommunicator's remote group: there the root, MPI_ROOT, adds what it
+ * moves to or from each of them, the other ranks of its group,
+ * MPI_PROC_NULL, nothing). */
 #ifndef SCOPE_COLLECTIVE_PEERS_H
 #define SCOPE_COLLECTIVE_PEERS_H
 
@@ -64,14 +65,14 @@ static inline void collective_peers(const struct wrapped_call *w, enum v_shape s
         return;
     case V_GATHER:
         peer_add(w, SCOPE_PEER_SENT, c, root, own);
-        for (int i = 0; is_rank(c, root) && i < n; i++)
+        for (int i = 0; is_root(c, root) && i < n; i++)
             peer_add(w, SCOPE_PEER_RECEIVED, c, i, peer_bytes(recv, i));
         return;
     case V_SCATTER:
-        for (int i = 0; is_rank(c, root) && i < n; i++)
+        for (int i = 0; is_root(c, root) && i < n; i++)
             peer_add(w, SCOPE_PEER_SENT, c, i, peer_bytes(send, i));
         peer_add(w, SCOPE_PEER_RECEIVED, c, root,
-                 is_rank(c, root) ? peer_bytes(send, me) : peer_bytes(recv, -1));
+                 is_root(c, root) ? peer_bytes(send, me) : peer_bytes(recv, -1));
         return;
     case V_REDUCE_SCATTER:
         for (int i = 0; i < n; i++) {

@@ -59,8 +59,9 @@ BOTH_FORMS(BARRIER, Barrier, IBARRIER, Ibarrier, (MPI_Comm comm), (comm), comm, 
                  (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,       \
                   root, comm),                                                               \
                  comm,                                                                       \
-                 gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0,                     \
-                              COUNT_ARRAY(recvcounts), recvtype, c),                         \
+                 in_root_group(c, root) ? 0                                                  \
+                     : gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, 0,               \
+                                    COUNT_ARRAY(recvcounts), recvtype, c),                   \
                  root,                                                                       \
                  collective_peers(&w, V_GATHER, IN_PLACE(sendbuf),                           \
                                   COUNTS(sendcount, NULL, sendtype, NULL),                   \
@@ -159,8 +160,9 @@ V_COLLECTIVES(_C, _c, MPI_Count, MPI_Aint)
                 COUNT recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),            \
                (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),     \
                comm,                                                                         \
-               gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount, NO_COUNTS,    \
-                            recvtype, c),                                                    \
+               in_root_group(c, root) ? 0                                                    \
+                   : gather_bytes(IN_PLACE(sendbuf), sendcount, sendtype, recvcount,         \
+                                  NO_COUNTS, recvtype, c),                                   \
                root)                                                                         \
     BOTH_FORMS(SCATTER##SUFFIX_F, Scatter##SUFFIX, ISCATTER##SUFFIX_F, Iscatter##SUFFIX,     \
                (const void *sendbuf, COUNT sendcount, MPI_Datatype sendtype, void *recvbuf,  \

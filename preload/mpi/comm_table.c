@@ -76,6 +76,7 @@ static struct scope_comm *make_entry(MPI_Comm comm)
     PMPI_Group_free(&local);
     e->size = e->nmembers;
     e->world = e->members;
+    e->inter = inter;
     if (inter && PMPI_Comm_remote_group(comm, &remote) == MPI_SUCCESS) {
         PMPI_Group_size(remote, &e->size);
         e->world = world_ranks(remote, e->size);

@@ -21,6 +21,7 @@ struct scope_comm {
     int nmembers;              /* an intercommunicator) */
     int recorded;              /* its definition is in the records (or */
                                /* could never be) */
+    int inter;                 /* an intercommunicator */
 };
 
 /* comm's entry, made on first sight; NULL when it cannot be had (out of

@@ -11,7 +11,7 @@
 #include "fortran_call.h"
 #include "log.h"
 
-__thread int scope_fortran_descriptors __attribute__((tls_model("initial-exec")));
+__thread int scope_fortran_form __attribute__((tls_model("initial-exec")));
 
 fortran_fn scope_fortran_real(const char *name)
 {

@@ -11,11 +11,16 @@
  * reference (a choice buffer, to MPICH's mpi_f08, by the address of its
  * descriptor); sixteen pointers cover these functions (extra ones are
  * harmless in the x86-64 ABI). Argument positions in the descriptions are
- * 1-based, 0 meaning none. */
+ * 1-based, 0 meaning none. MPICH's mpi_f08 entry points for counts of kind
+ * MPI_COUNT_KIND (mpi_send_f08ts_large_) take the same arguments with
+ * 64-bit counts (MPI_Count; displacements were MPI_ADDRESS_KIND already):
+ * one description serves both, its counts read at the width the entry
+ * point has, its calls recorded as the large-count function's
+ * (MPI_Send_c), which the binding calls. */
 #ifndef SCOPE_FORTRAN_CALL_H
 #define SCOPE_FORTRAN_CALL_H
 
-#include "wrapped_call.h"
+#include "collective_bytes.h"   /* struct count_array, and wrapped_call.h */
 
 #define FORTRAN_ARGS 16
 typedef void (*fortran_fn)(void *, void *, void *, void *, void *, void *, void *, void *,
@@ -35,9 +40,14 @@ int scope_fortran_in_place(const void *buf);
  * optional one) too. */
 int scope_fortran_status_ignored(const void *status, int many);
 
-/* Set while the entry point running on this thread takes its choice
- * buffers as array descriptors (MPICH's mpi_f08: mpi_send_f08ts_). */
-extern __thread int scope_fortran_descriptors;
+/* How the entry point running on this thread takes its arguments: choice
+ * buffers as array descriptors (MPICH's mpi_f08: mpi_send_f08ts_), counts
+ * as MPI_Count (MPICH's mpi_f08 with counts of kind MPI_COUNT_KIND:
+ * mpi_send_f08ts_large_). */
+enum fortran_form { FORTRAN_DESCRIPTORS = 1, FORTRAN_LARGE_COUNTS = 2 };
+extern __thread int scope_fortran_form;
+
+_Static_assert(sizeof(MPI_Count) == 8, "MPI_COUNT_KIND counts are 8 bytes");
 
 static inline void fortran_forward(fortran_fn real, void *const *a)
 {
@@ -45,12 +55,21 @@ static inline void fortran_forward(fortran_fn real, void *const *a)
          a[13], a[14], a[15]);
 }
 
+/* Whether function f's call is recorded now (then it starts), f being
+ * the function of the int-count form: its large-count form's when the
+ * entry point running takes 64-bit counts. */
+static inline int fortran_call_begins(struct wrapped_call *w, enum scope_wrapped_function f)
+{
+    return call_begins(w, scope_fortran_form & FORTRAN_LARGE_COUNTS ? scope_wrapped_large_form(f)
+                                                                    : f);
+}
+
 /* The call forwarded to the binding `real`, timed when scope records it:
  * 1 when it does (w filled: describe the call, then call_ends), else 0. */
 static inline int fortran_timed(struct wrapped_call *w, enum scope_wrapped_function f,
                                 fortran_fn real, void *const *a)
 {
-    if (!call_begins(w, f)) {
+    if (!fortran_call_begins(w, f)) {
         fortran_forward(real, a);
         return 0;
     }
@@ -71,7 +90,7 @@ static inline void *fortran_arg(void *const *a, int pos)
 static inline const void *fortran_buffer(void *const *a, int pos)
 {
     const void *p = fortran_arg(a, pos);
-    return p && scope_fortran_descriptors ? *(const void *const *)p : p;
+    return p && (scope_fortran_form & FORTRAN_DESCRIPTORS) ? *(const void *const *)p : p;
 }
 
 /* Argument `pos` as a Fortran integer (0: none). */
@@ -97,15 +116,33 @@ static inline MPI_Datatype fortran_type(void *const *a, int pos)
     return pos > 0 ? PMPI_Type_f2c(fint(a, pos)) : MPI_DATATYPE_NULL;
 }
 
+/* Count argument `pos` (0: none), at the entry point's count width. */
+static inline int64_t fortran_count(void *const *a, int pos)
+{
+    const void *p = fortran_arg(a, pos);
+    if (!p)
+        return 0;
+    return scope_fortran_form & FORTRAN_LARGE_COUNTS ? *(const MPI_Count *)p
+                                                     : *(const MPI_Fint *)p;
+}
+
+/* Count array argument `pos` (a count per rank; 0: none). */
+static inline struct count_array fortran_counts(void *const *a, int pos)
+{
+    const void *p = fortran_arg(a, pos);
+    return scope_fortran_form & FORTRAN_LARGE_COUNTS ? COUNT_ARRAY((const MPI_Count *)p)
+                                                     : COUNT_ARRAY((const int *)p);
+}
+
 static inline int64_t fortran_bytes(void *const *a, int count, int type)
 {
-    return type_bytes(fint(a, count), fortran_type(a, type));
+    return type_bytes(fortran_count(a, count), fortran_type(a, type));
 }
 
 /* One mangling: HANDLER(&DESC, real, caller, arguments), with
- * scope_fortran_descriptors DESCRIPTORS (a call of a user function made
- * by the binding may run another entry point: the value is given back). */
-#define FORTRAN_ONE(name, HANDLER, DESC, DESCRIPTORS)                                        \
+ * scope_fortran_form FORM (a call of a user function made by the binding
+ * may run another entry point: the value is given back). */
+#define FORTRAN_ONE(name, HANDLER, DESC, FORM)                                               \
     EXPORT void name(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5, void *a6,  \
                      void *a7, void *a8, void *a9, void *a10, void *a11, void *a12,          \
                      void *a13, void *a14, void *a15)                                        \
@@ -115,10 +152,10 @@ static inline int64_t fortran_bytes(void *const *a, int count, int type)
             real = scope_fortran_real(#name);                                                \
         void *a[FORTRAN_ARGS] = {a0, a1, a2,  a3,  a4,  a5,  a6,  a7,                        \
                                  a8, a9, a10, a11, a12, a13, a14, a15};                      \
-        int outer = scope_fortran_descriptors;                                               \
-        scope_fortran_descriptors = (DESCRIPTORS);                                           \
+        int outer = scope_fortran_form;                                                      \
+        scope_fortran_form = (FORM);                                                         \
         HANDLER(&(DESC), real, __builtin_return_address(0), a);                              \
-        scope_fortran_descriptors = outer;                                                   \
+        scope_fortran_form = outer;                                                          \
     }
 
 /* Every mangling of one function (mpif.h and `use mpi`: mpi_send_,
@@ -137,6 +174,19 @@ static inline int64_t fortran_bytes(void *const *a, int count, int type)
  * mpi_f08 functions without buffers are mpi_wait_f08_ and the like). */
 #define FORTRAN_BUFFERS(lower, upper, HANDLER, DESC_TYPE, ...)                               \
     FORTRAN(lower, upper, HANDLER, DESC_TYPE, __VA_ARGS__)                                   \
-    FORTRAN_ONE(lower##_f08ts_, HANDLER, lower##_desc, 1)
+    FORTRAN_ONE(lower##_f08ts_, HANDLER, lower##_desc, FORTRAN_DESCRIPTORS)
+
+/* The same for a function with counts, and, where the MPI library has the
+ * large-count forms, MPICH's mpi_f08 entry point of it for counts of kind
+ * MPI_COUNT_KIND (mpi_send_f08ts_large_), recorded as the large-count
+ * function (MPI_Send_c). */
+#ifdef SCOPE_MPI_LARGE_COUNT
+#define FORTRAN_COUNTS(lower, upper, HANDLER, DESC_TYPE, ...)                                \
+    FORTRAN_BUFFERS(lower, upper, HANDLER, DESC_TYPE, __VA_ARGS__)                           \
+    FORTRAN_ONE(lower##_f08ts_large_, HANDLER, lower##_desc,                                 \
+                FORTRAN_DESCRIPTORS | FORTRAN_LARGE_COUNTS)
+#else
+#define FORTRAN_COUNTS FORTRAN_BUFFERS
+#endif
 
 #endif

@@ -19,11 +19,6 @@ struct collective_desc {
     int sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, ierr;
 };
 
-static struct count_array counts(void *const *a, int pos)
-{
-    return (struct count_array){fortran_arg(a, pos), NULL};
-}
-
 /* MPI_Alltoallw: counts[i] of Fortran type types[i] to each rank i of c. */
 static int64_t typed_sum(struct count_array counts, const MPI_Fint *types,
                          const struct scope_comm *c)
@@ -42,36 +37,39 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
     int in_place = scope_fortran_in_place(fortran_buffer(a, d->sendbuf));
     int root = fint(a, d->root);
+    if ((d->shape == GATHER || d->shape == GATHERV) && d->root && in_root_group(c, root))
+        return 0;   /* the root's group on an intercommunicator sends nothing */
     switch (d->shape) {
     case BARRIER:
         return 0;
     case BCAST:
-        return broadcast_bytes(fint(a, d->sendcount), st, root, c);
+        return broadcast_bytes(fortran_count(a, d->sendcount), st, root, c);
     case REDUCE:
-        return type_bytes(fint(a, d->sendcount), st);
+        return type_bytes(fortran_count(a, d->sendcount), st);
     case REDUCE_SCATTER:
-        return type_bytes(per_rank(0, counts(a, d->sendcount), c), st);
+        return type_bytes(per_rank(0, fortran_counts(a, d->sendcount), c), st);
     case REDUCE_SCATTER_BLOCK:
-        return type_bytes(per_rank(fint(a, d->sendcount), NO_COUNTS, c), st);
+        return type_bytes(per_rank(fortran_count(a, d->sendcount), NO_COUNTS, c), st);
     case GATHER:
-        return gather_bytes(in_place, fint(a, d->sendcount), st, fint(a, d->recvcount), NO_COUNTS, rt,
-                            c);
+        return gather_bytes(in_place, fortran_count(a, d->sendcount), st,
+                            fortran_count(a, d->recvcount), NO_COUNTS, rt, c);
     case GATHERV:
-        return gather_bytes(in_place, fint(a, d->sendcount), st, 0, counts(a, d->recvcount), rt,
-                            c);
+        return gather_bytes(in_place, fortran_count(a, d->sendcount), st, 0,
+                            fortran_counts(a, d->recvcount), rt, c);
     case SCATTER:
-        return scatter_bytes(fint(a, d->sendcount), NO_COUNTS, st, root, c);
+        return scatter_bytes(fortran_count(a, d->sendcount), NO_COUNTS, st, root, c);
     case SCATTERV:
-        return scatter_bytes(0, counts(a, d->sendcount), st, root, c);
+        return scatter_bytes(0, fortran_counts(a, d->sendcount), st, root, c);
     case ALLTOALL:
-        return alltoall_bytes(in_place, fint(a, d->sendcount), NO_COUNTS, st,
-                              fint(a, d->recvcount), NO_COUNTS, rt, c);
+        return alltoall_bytes(in_place, fortran_count(a, d->sendcount), NO_COUNTS, st,
+                              fortran_count(a, d->recvcount), NO_COUNTS, rt, c);
     case ALLTOALLV:
-        return alltoall_bytes(in_place, 0, counts(a, d->sendcount), st, 0,
-                              counts(a, d->recvcount), rt, c);
+        return alltoall_bytes(in_place, 0, fortran_counts(a, d->sendcount), st, 0,
+                              fortran_counts(a, d->recvcount), rt, c);
     case ALLTOALLW:
-        return in_place ? typed_sum(counts(a, d->recvcount), fortran_arg(a, d->recvtype), c)
-                        : typed_sum(counts(a, d->sendcount), fortran_arg(a, d->sendtype), c);
+        return in_place
+                   ? typed_sum(fortran_counts(a, d->recvcount), fortran_arg(a, d->recvtype), c)
+                   : typed_sum(fortran_counts(a, d->sendcount), fortran_arg(a, d->sendtype), c);
     }
     return 0;
 }
@@ -85,12 +83,14 @@ static void collective_peer_bytes(const struct collective_desc *d, const struct 
     MPI_Datatype rt = typed ? MPI_DATATYPE_NULL : fortran_type(a, d->recvtype);
     const MPI_Fint *sts = typed ? fortran_arg(a, d->sendtype) : NULL;
     const MPI_Fint *rts = typed ? fortran_arg(a, d->recvtype) : NULL;
-    int in_place = scope_fortran_in_place(fortran_arg(a, d->sendbuf));
-    struct peer_counts scalar_send = {fint(a, d->sendcount), NO_COUNTS, st, NULL, NULL};
-    struct peer_counts send = {0, counts(a, d->sendcount), st, NULL, sts};
-    struct peer_counts scalar_recv = {fint(a, d->recvcount), NO_COUNTS, rt, NULL, NULL};
-    struct peer_counts recv = {0, counts(a, d->recvcount), rt, NULL, rts};
-    struct peer_counts reduced = {0, counts(a, d->sendcount), st, NULL, NULL};
+    int in_place = scope_fortran_in_place(fortran_buffer(a, d->sendbuf));
+    struct peer_counts scalar_send = {fortran_count(a, d->sendcount), NO_COUNTS, st, NULL,
+                                      NULL};
+    struct peer_counts send = {0, fortran_counts(a, d->sendcount), st, NULL, sts};
+    struct peer_counts scalar_recv = {fortran_count(a, d->recvcount), NO_COUNTS, rt, NULL,
+                                      NULL};
+    struct peer_counts recv = {0, fortran_counts(a, d->recvcount), rt, NULL, rts};
+    struct peer_counts reduced = {0, fortran_counts(a, d->sendcount), st, NULL, NULL};
     switch (d->shape) {
     case REDUCE_SCATTER:   /* its counts are the receive counts */
         collective_peers(w, V_REDUCE_SCATTER, 0, &scalar_send, &reduced, -1, c);
@@ -134,7 +134,7 @@ static void collective_call(const struct collective_desc *d, fortran_fn real, vo
     MANGLINGS(ilower, iupper, collective_call, struct collective_desc,                        \
               .f = SCOPE_WRAPPED_##IF, UNPAREN POSITIONS, .ierr = IERR + 1)
 /* The collectives with buffers. */
-#define COLLECTIVE(...) COLLECTIVE_OF(FORTRAN_BUFFERS, __VA_ARGS__)
+#define COLLECTIVE(...) COLLECTIVE_OF(FORTRAN_COUNTS, __VA_ARGS__)
 
 /* (comm, ierror) */
 COLLECTIVE_OF(FORTRAN, mpi_barrier, MPI_BARRIER, BARRIER, mpi_ibarrier, MPI_IBARRIER, IBARRIER,

@@ -3,7 +3,8 @@
  * nonblocking, at the individual file pointer, at an explicit offset
  * (INTEGER(KIND=MPI_OFFSET_KIND), 64 bits) or at the shared pointer, each
  * with its bytes and the offset where it starts as the C wrappers record
- * them (rma_io_wrappers.c, io_offset.h). */
+ * them (rma_io_wrappers.c, io_offset.h); the split collective ones at
+ * their beginning (MPI_File_read_all_begin ...). */
 #include "fortran_call.h"
 #include "io_offset.h"
 
@@ -47,6 +48,9 @@ static void io_call(const struct io_desc *d, fortran_fn real, void *caller, void
 #define SHARED .position = AT_SHARED, .count = 3, .type = 4, .ierr = 6
 /* (fh, offset, buf, count, datatype, status or request, ierror) */
 #define OFFSET .position = AT_OFFSET, .offset = 2, .count = 4, .type = 5, .ierr = 7
+/* The beginning of a split collective one: the same without a status
+ * (ierr, the last position, one earlier). */
+#define BEGIN(...) __VA_ARGS__ - 1
 
 IO(mpi_file_read, MPI_FILE_READ, FILE_READ, POINTER)
 IO(mpi_file_write, MPI_FILE_WRITE, FILE_WRITE, POINTER)
@@ -70,3 +74,13 @@ IO(mpi_file_iread_shared, MPI_FILE_IREAD_SHARED, FILE_IREAD_SHARED, SHARED)
 IO(mpi_file_iwrite_shared, MPI_FILE_IWRITE_SHARED, FILE_IWRITE_SHARED, SHARED)
 IO(mpi_file_read_ordered, MPI_FILE_READ_ORDERED, FILE_READ_ORDERED, SHARED)
 IO(mpi_file_write_ordered, MPI_FILE_WRITE_ORDERED, FILE_WRITE_ORDERED, SHARED)
+IO(mpi_file_read_all_begin, MPI_FILE_READ_ALL_BEGIN, FILE_READ_ALL_BEGIN, BEGIN(POINTER))
+IO(mpi_file_write_all_begin, MPI_FILE_WRITE_ALL_BEGIN, FILE_WRITE_ALL_BEGIN, BEGIN(POINTER))
+IO(mpi_file_read_at_all_begin, MPI_FILE_READ_AT_ALL_BEGIN, FILE_READ_AT_ALL_BEGIN,
+   BEGIN(OFFSET))
+IO(mpi_file_write_at_all_begin, MPI_FILE_WRITE_AT_ALL_BEGIN, FILE_WRITE_AT_ALL_BEGIN,
+   BEGIN(OFFSET))
+IO(mpi_file_read_ordered_begin, MPI_FILE_READ_ORDERED_BEGIN, FILE_READ_ORDERED_BEGIN,
+   BEGIN(SHARED))
+IO(mpi_file_write_ordered_begin, MPI_FILE_WRITE_ORDERED_BEGIN, FILE_WRITE_ORDERED_BEGIN,
+   BEGIN(SHARED))

@@ -21,10 +21,10 @@ struct neighbor_desc {
 static struct side side_of(const struct side_desc *d, void *const *a)
 {
     if (d->counts)
-        return (struct side){.counts = {fortran_arg(a, d->count), NULL},
+        return (struct side){.counts = fortran_counts(a, d->count),
                              .type = d->types ? MPI_DATATYPE_NULL : fortran_type(a, d->type),
                              .fortran_types = d->types ? fortran_arg(a, d->type) : NULL};
-    return (struct side){.count = fint(a, d->count), .type = fortran_type(a, d->type)};
+    return (struct side){.count = fortran_count(a, d->count), .type = fortran_type(a, d->type)};
 }
 
 static void neighbor_call(const struct neighbor_desc *d, fortran_fn real, void *caller, void **a)
@@ -41,10 +41,10 @@ static void neighbor_call(const struct neighbor_desc *d, fortran_fn real, void *
 /* A neighborhood collective and its nonblocking form, whose request comes
  * before ierror. */
 #define NEIGHBOR(lower, upper, F, ilower, iupper, IF, SENT, RECEIVED, COMM)                   \
-    FORTRAN_BUFFERS(lower, upper, neighbor_call, struct neighbor_desc,                        \
+    FORTRAN_COUNTS(lower, upper, neighbor_call, struct neighbor_desc,                         \
                     .f = SCOPE_WRAPPED_##F, .sent = {UNPAREN SENT},                           \
                     .received = {UNPAREN RECEIVED}, .comm = COMM, .ierr = COMM + 1)           \
-    FORTRAN_BUFFERS(ilower, iupper, neighbor_call, struct neighbor_desc,                      \
+    FORTRAN_COUNTS(ilower, iupper, neighbor_call, struct neighbor_desc,                       \
                     .f = SCOPE_WRAPPED_##IF, .sent = {UNPAREN SENT},                          \
                     .received = {UNPAREN RECEIVED}, .comm = COMM, .ierr = COMM + 2)
 

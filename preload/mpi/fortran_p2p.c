@@ -62,7 +62,7 @@ static void add_irecv(struct wrapped_call *w, int recorded, const struct p2p_des
 static void p2p_call(const struct p2p_desc *d, fortran_fn real, void *caller, void **a)
 {
     struct wrapped_call w;
-    int recorded = call_begins(&w, d->f);
+    int recorded = fortran_call_begins(&w, d->f);
     if (!recorded && !(d->kind == IRECV && completions_recorded())) {
         fortran_forward(real, a);
         return;
@@ -87,7 +87,7 @@ static void p2p_call(const struct p2p_desc *d, fortran_fn real, void *caller, vo
 }
 
 #define P2P(lower, upper, ...)                                                                \
-    FORTRAN_BUFFERS(lower, upper, p2p_call, struct p2p_desc, __VA_ARGS__)
+    FORTRAN_COUNTS(lower, upper, p2p_call, struct p2p_desc, __VA_ARGS__)
 /* A send's positions (Sendrecv's send part too); its kind and the rest. */
 #define SENDS(F, KIND, ...) .f = SCOPE_WRAPPED_##F, .kind = KIND, .count = 2, .type = 3,        \
                             .dest = 4, .sendtag = 5, __VA_ARGS__

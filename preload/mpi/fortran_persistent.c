@@ -33,7 +33,7 @@ struct init_desc {
 static void init_call(const struct init_desc *d, fortran_fn real, void *caller, void **a)
 {
     struct wrapped_call w;
-    int recorded = call_begins(&w, d->f);
+    int recorded = fortran_call_begins(&w, d->f);
     fortran_forward(real, a);
     if (!recorded && !scope_wrapped_any())
         return;
@@ -43,7 +43,7 @@ static void init_call(const struct init_desc *d, fortran_fn real, void *caller, 
     const struct scope_comm *c = fortran_succeeded(a, 8) ? fortran_comm(a, 6) : NULL;
     MPI_Request request = c ? PMPI_Request_f2c(fint(a, 7)) : MPI_REQUEST_NULL;
     if (c && d->send)
-        remember_send(request, fint(a, 2), fortran_type(a, 3), fint(a, 4), fint(a, 5), c);
+        remember_send(request, fortran_count(a, 2), fortran_type(a, 3), fint(a, 4), fint(a, 5), c);
     else if (c)
         remember_recv(request, fint(a, 4), c);
     own_calls_end(recorded);
@@ -55,7 +55,7 @@ static void init_call(const struct init_desc *d, fortran_fn real, void *caller, 
 }
 
 #define INIT(lower, upper, ...)                                                               \
-    FORTRAN_BUFFERS(lower, upper, init_call, struct init_desc, __VA_ARGS__)
+    FORTRAN_COUNTS(lower, upper, init_call, struct init_desc, __VA_ARGS__)
 
 INIT(mpi_send_init, MPI_SEND_INIT, .f = SCOPE_WRAPPED_SEND_INIT, .send = 1)
 INIT(mpi_ssend_init, MPI_SSEND_INIT, .f = SCOPE_WRAPPED_SSEND_INIT, .send = 1)
@@ -172,7 +172,7 @@ struct mrecv_desc {
 static void mrecv_call(const struct mrecv_desc *d, fortran_fn real, void *caller, void **a)
 {
     struct wrapped_call w;
-    int recorded = call_begins(&w, d->f);
+    int recorded = fortran_call_begins(&w, d->f);
     if (scope_matched_messages.n == 0 && !recorded) {
         fortran_forward(real, a);
         return;
@@ -198,6 +198,6 @@ static void mrecv_call(const struct mrecv_desc *d, fortran_fn real, void *caller
         call_ends(&w, caller);
 }
 
-FORTRAN_BUFFERS(mpi_mrecv, MPI_MRECV, mrecv_call, struct mrecv_desc, .f = SCOPE_WRAPPED_MRECV)
-FORTRAN_BUFFERS(mpi_imrecv, MPI_IMRECV, mrecv_call, struct mrecv_desc,
+FORTRAN_COUNTS(mpi_mrecv, MPI_MRECV, mrecv_call, struct mrecv_desc, .f = SCOPE_WRAPPED_MRECV)
+FORTRAN_COUNTS(mpi_imrecv, MPI_IMRECV, mrecv_call, struct mrecv_desc,
                 .f = SCOPE_WRAPPED_IMRECV, .pending = 1)

@@ -20,7 +20,7 @@ struct rma_desc {
 
 static int64_t values_bytes(void *const *a, int count, int type)
 {
-    return type_bytes(count ? fint(a, count) : 1, fortran_type(a, type));
+    return type_bytes(count ? fortran_count(a, count) : 1, fortran_type(a, type));
 }
 
 static int64_t rma_bytes(const struct rma_desc *d, void *const *a)
@@ -46,14 +46,15 @@ static void rma_call(const struct rma_desc *d, fortran_fn real, void *caller, vo
     call_ends(&w, caller);
 }
 
-#define ONE_SIDED(lower, upper, F, ...)                                                        \
-    FORTRAN_BUFFERS(lower, upper, rma_call, struct rma_desc, .f = SCOPE_WRAPPED_##F, __VA_ARGS__)
+/* One function, under the manglings MANGLINGS makes (fortran_call.h). */
+#define ONE_SIDED(MANGLINGS, lower, upper, F, ...)                                             \
+    MANGLINGS(lower, upper, rma_call, struct rma_desc, .f = SCOPE_WRAPPED_##F, __VA_ARGS__)
 
 /* An RMA call and its request-based form, whose request comes before
  * ierror. */
 #define RMA(lower, upper, F, rlower, rupper, RF, WIN, ...)                                     \
-    ONE_SIDED(lower, upper, F, .win = WIN, .ierr = WIN + 1, __VA_ARGS__)                       \
-    ONE_SIDED(rlower, rupper, RF, .win = WIN, .ierr = WIN + 2, __VA_ARGS__)
+    ONE_SIDED(FORTRAN_COUNTS, lower, upper, F, .win = WIN, .ierr = WIN + 1, __VA_ARGS__)       \
+    ONE_SIDED(FORTRAN_COUNTS, rlower, rupper, RF, .win = WIN, .ierr = WIN + 2, __VA_ARGS__)
 
 /* (origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
  *  [op,] win, [request,] ierror) */
@@ -67,8 +68,9 @@ RMA(mpi_get_accumulate, MPI_GET_ACCUMULATE, GET_ACCUMULATE, mpi_rget_accumulate,
     MPI_RGET_ACCUMULATE, RGET_ACCUMULATE, 12, .count = 2, .type = 3, .result_count = 5,
     .result_type = 6, .target = 7, .op = 11)
 /* (origin, result, type, target_rank, target_disp, op, win, ierror) */
-ONE_SIDED(mpi_fetch_and_op, MPI_FETCH_AND_OP, FETCH_AND_OP, .type = 3, .result_type = 3,
-          .target = 4, .op = 6, .win = 7, .ierr = 8)
+/* (no count: no large-count form) */
+ONE_SIDED(FORTRAN_BUFFERS, mpi_fetch_and_op, MPI_FETCH_AND_OP, FETCH_AND_OP, .type = 3,
+          .result_type = 3, .target = 4, .op = 6, .win = 7, .ierr = 8)
 /* (origin, compare, result, type, target_rank, target_disp, win, ierror) */
-ONE_SIDED(mpi_compare_and_swap, MPI_COMPARE_AND_SWAP, COMPARE_AND_SWAP, .type = 4,
-          .result_type = 4, .compare = 1, .target = 5, .win = 7, .ierr = 8)
+ONE_SIDED(FORTRAN_BUFFERS, mpi_compare_and_swap, MPI_COMPARE_AND_SWAP, COMPARE_AND_SWAP,
+          .type = 4, .result_type = 4, .compare = 1, .target = 5, .win = 7, .ierr = 8)

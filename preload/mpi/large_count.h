@@ -136,6 +136,18 @@ LARGE_COUNT(File_read_ordered_c, (MPI_File fh, void *buf, MPI_Count count, MPI_D
                                   MPI_Status *status))
 LARGE_COUNT(File_write_ordered_c, (MPI_File fh, const void *buf, MPI_Count count,
                                    MPI_Datatype type, MPI_Status *status))
+/* the split collective ones' beginnings */
+LARGE_COUNT(File_read_all_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype type))
+LARGE_COUNT(File_write_all_begin_c, (MPI_File fh, const void *buf, MPI_Count count,
+                                     MPI_Datatype type))
+LARGE_COUNT(File_read_at_all_begin_c, (MPI_File fh, MPI_Offset offset, void *buf,
+                                       MPI_Count count, MPI_Datatype type))
+LARGE_COUNT(File_write_at_all_begin_c, (MPI_File fh, MPI_Offset offset, const void *buf,
+                                        MPI_Count count, MPI_Datatype type))
+LARGE_COUNT(File_read_ordered_begin_c, (MPI_File fh, void *buf, MPI_Count count,
+                                        MPI_Datatype type))
+LARGE_COUNT(File_write_ordered_begin_c, (MPI_File fh, const void *buf, MPI_Count count,
+                                         MPI_Datatype type))
 
 #undef LARGE_COUNT_IO
 LARGE_COUNT_BOTH(Reduce_scatter_c, Ireduce_scatter_c,

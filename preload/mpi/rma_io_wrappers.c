@@ -7,7 +7,8 @@
  * communicator the window was created over: the window constructors are
  * wrapped here), its communicator that one's id; an I/O call's bytes are
  * count x type size of what it read or wrote (no peer, tag or
- * communicator). Each also in its MPI-4 large-count form (MPI_Put_c ...,
+ * communicator; a split collective one's, MPI_File_read_all_begin ..., at
+ * its beginning, its _end timed only). Each also in its MPI-4 large-count form (MPI_Put_c ...,
  * MPI_File_read_c ..., MPI_Win_create_c ...) when the MPI library has them
  * (large_count.h). */
 #include "io_offset.h"
@@ -113,6 +114,8 @@ CARRIER(COMPARE_AND_SWAP, Compare_and_swap,
     (MPI_File fh, __VA_ARGS__ COUNT count, MPI_Datatype type, MPI_Status *status)
 #define IIO_PARAMS(COUNT, ...)                                                               \
     (MPI_File fh, __VA_ARGS__ COUNT count, MPI_Datatype type, MPI_Request *request)
+/* ... and the beginning of a split collective one (its _end: no payload). */
+#define BEGIN_PARAMS(COUNT, ...) (MPI_File fh, __VA_ARGS__ COUNT count, MPI_Datatype type)
 
 /* A read or write at the individual file pointer, blocking with a status
  * or nonblocking (I...) with a request. */
@@ -159,7 +162,21 @@ CARRIER(COMPARE_AND_SWAP, Compare_and_swap,
     IO(FILE_READ_ORDERED##S_F, File_read_ordered##S, IO_PARAMS(COUNT, void *buf,),           \
        (fh, buf, count, type, status), -1)                                                   \
     IO(FILE_WRITE_ORDERED##S_F, File_write_ordered##S, IO_PARAMS(COUNT, const void *buf,),   \
-       (fh, buf, count, type, status), -1)
+       (fh, buf, count, type, status), -1)                                                   \
+    IO(FILE_READ_ALL_BEGIN##S_F, File_read_all_begin##S, BEGIN_PARAMS(COUNT, void *buf,),     \
+       (fh, buf, count, type), pointer_offset(fh))                                           \
+    IO(FILE_WRITE_ALL_BEGIN##S_F, File_write_all_begin##S,                                   \
+       BEGIN_PARAMS(COUNT, const void *buf,), (fh, buf, count, type), pointer_offset(fh))    \
+    IO(FILE_READ_AT_ALL_BEGIN##S_F, File_read_at_all_begin##S,                               \
+       BEGIN_PARAMS(COUNT, MPI_Offset offset, void *buf,), (fh, offset, buf, count, type),   \
+       byte_offset(fh, offset))                                                              \
+    IO(FILE_WRITE_AT_ALL_BEGIN##S_F, File_write_at_all_begin##S,                             \
+       BEGIN_PARAMS(COUNT, MPI_Offset offset, const void *buf,),                             \
+       (fh, offset, buf, count, type), byte_offset(fh, offset))                              \
+    IO(FILE_READ_ORDERED_BEGIN##S_F, File_read_ordered_begin##S,                             \
+       BEGIN_PARAMS(COUNT, void *buf,), (fh, buf, count, type), -1)                          \
+    IO(FILE_WRITE_ORDERED_BEGIN##S_F, File_write_ordered_begin##S,                           \
+       BEGIN_PARAMS(COUNT, const void *buf,), (fh, buf, count, type), -1)
 
 IO_FUNCTIONS(, , int)
 #ifdef SCOPE_MPI_LARGE_COUNT

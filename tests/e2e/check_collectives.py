@@ -2,7 +2,9 @@
 run on 4 ranks must say what every collective carried, exactly: bytes
 (derived type included, v forms summed, receive-only ranks 0), the root as
 a world rank, the communicator (world, or the one split by parity); a
-call that failed (an invalid datatype) recorded without payload; the v
+call that failed (an invalid datatype) recorded without payload; on an
+intercommunicator the rooted v forms' root (MPI_ROOT) and the other ranks
+of its group (MPI_PROC_NULL) as well as the remote group; the v
 forms' bytes to and from each peer (peer_* datasets, a message per call),
 and the same per (sender, receiver) from `scope comm --collectives`; with
 LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms)
@@ -31,15 +33,18 @@ with h5py.File(sys.argv[1]) as f:
     members = f["metadata/communicator_members"][:].tolist()
     halves = {}
     for r in range(RANKS):
-        # (bytes, peer, comm) of each call, comm None: world (0)
+        # (bytes, peer, comm) of each call, comm None: the half split by
+        # parity, "inter": the intercommunicator of the halves
         want = {
             "MPI_Alltoallv": [(4 * (r + 1) * (2 + 3 + 4 + 5), -1, 0)],
             "MPI_Bcast": [(5 * 48 if r == 2 else 0, 2, 0), (4 if r // 2 == 1 else 0, 2 + r % 2, None),
                           (0, -1, -1)],   # failed: recorded, without payload
             "MPI_Reduce": [(80, 1, 0)],
             "MPI_Gather": [(28, 3, 0)],
-            "MPI_Scatterv": [(40 if r == 0 else 0, 0, 0)],
-            "MPI_Gatherv": [(4 * (2 * r + 1), 2, 0)],
+            "MPI_Scatterv": [(40 if r == 0 else 0, 0, 0),
+                             (16 if r == 3 else 0, -1 if r % 2 else 3, "inter")],
+            "MPI_Gatherv": [(4 * (2 * r + 1), 2, 0),
+                            (4 * (r + 1) if r % 2 else 0, 0 if r % 2 else -1, "inter")],
             "MPI_Allreduce": [(12, -1, 0), (8, -1, None)],
             "MPI_Iallreduce": [(32, -1, 0)],
             "MPI_Barrier": [(0, -1, 0)],
@@ -52,10 +57,14 @@ with h5py.File(sys.argv[1]) as f:
             if len(got) != len(calls):
                 fail(f"rank {r} {name}: {len(got)} calls, want {len(calls)}")
             for (b, p, c), (wb, wp, wc) in zip(got, calls):
-                if (b, p) != (wb, wp) or (wc is not None and c != wc):
+                if (b, p) != (wb, wp) or (isinstance(wc, int) and c != wc):
                     fail(f"rank {r} {name}: (bytes, peer, comm) {got}, want {calls}")
                 if wc is None:
                     halves.setdefault(r % 2, set()).add(c)
+                if wc == "inter":   # its id: the rank's own group's
+                    size, first = comms[c] if 0 < c < len(comms) else (0, 0)
+                    if members[first:first + size] != [r % 2, r % 2 + 2]:
+                        fail(f"rank {r} {name} on the intercommunicator: comm {c}")
             if any(k.startswith("msg_") for k in g) or set(g["tag"][:].tolist()) != {-1}:
                 fail(f"rank {r} {name}: a collective with message datasets or tags")
         # the large-count forms, on world and (3e9 bytes) on MPI_COMM_SELF
@@ -76,8 +85,11 @@ with h5py.File(sys.argv[1]) as f:
     # bytes sent by sender s to receiver t in each v form, 4-byte ints
     sent = {
         "MPI_Alltoallv": lambda s, t: 4 * (s + 1) * (t + 2),
-        "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 0 else None,
-        "MPI_Gatherv": lambda s, t: 4 * (2 * s + 1) if t == 2 else None,
+        # (on the intercommunicator too: from world rank 3 to the even
+        # ranks, from the odd ranks to world rank 0)
+        "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 0 or (s == 3 and t % 2 == 0) else None,
+        "MPI_Gatherv": lambda s, t: 4 * (2 * s + 1) if t == 2 else
+                                    4 * (s + 1) if t == 0 and s % 2 else None,
     }
     if os.environ.get("LARGE_COUNT") == "1":
         sent["MPI_Gatherv_c"] = lambda s, t: 4 * (s + 2) if t == 1 else None

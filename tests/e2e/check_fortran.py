@@ -11,8 +11,9 @@ with their sizes and members, each once in the file, total bytes sent must
 equal total bytes received, and the call sites must be the program's own
 subroutines, not the MPI library's Fortran bindings; the v and w
 collectives' bytes to and from each peer (peer_*); with LARGE_COUNT=1
-(mpi_f08 on an MPI with the MPI-4 large-count forms) the MPI_Send_c,
-MPI_Recv_c and MPI_Bcast_c its counts of kind MPI_COUNT_KIND made.
+(mpi_f08 on an MPI with the MPI-4 large-count forms) the calls its counts
+of kind MPI_COUNT_KIND made, recorded as the large-count functions
+(MPI_Send_c ..., a count beyond 2^31 included), from the program's lines.
 usage: check_fortran.py FILE [DIR (unused)]  (env: LARGE_COUNT)"""
 import os
 import sys
@@ -83,6 +84,21 @@ with h5py.File(sys.argv[1]) as f:
         size, first = (int(v) for v in comm_rows[comm])
         return comm_members[first:first + size]
 
+    def line_of(g, i):
+        return int(frames[sites[column(g, "callsite_ids")[i]][0]]["line"])
+
+    # the lines of subroutine large_count's calls, by MPI function
+    large_count_lines = {}
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "../programs/payload_fortran.F90")) as source:
+        inside = False
+        for number, text in enumerate(source, 1):
+            inside = (inside or "subroutine large_count(" in text) and \
+                "end subroutine large_count" not in text
+            if inside and "call MPI_" in text:
+                name = text.split("call ")[1].split("(")[0]
+                large_count_lines.setdefault(name, []).append(number)
+
     def rows_of(g, caller):
         return [i for i in range(len(column(g, "callsite_ids"))) if caller in caller_of(g, i)]
 
@@ -128,7 +144,7 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Scatter": ([(48 if r == 1 else 0, 1, -1)], "gathers"),
             "MPI_Scatterv": ([(40 if r == 2 else 0, 2, -1)], "gathers"),
             "MPI_Allgather": ([(8, -1, -1), (4, -1, -1)], "gathers"),
-            "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)], "gathers"),
+            "MPI_Allgatherv": ([(4 * (r + 1), -1, -1)] * 2, "gathers"),   # then in place
             "MPI_Alltoall": ([(32, -1, -1)], "gathers"),
             "MPI_Alltoallv": ([(4 * (4 * r + 6), -1, -1)], "gathers"),
             "MPI_Alltoallw": ([(16, -1, -1)], "gathers"),
@@ -139,25 +155,71 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Wait": ([(16 * (right + 1), right, 71), (0, -1, -1)], "ring"),
             "MPI_Sendrecv": ([(16 * (r + 1) + 16 * (right + 1), -1, 72)], "ring"),
         }
-        # the large-count forms MPICH's mpi_f08 calls: their call site is
-        # the binding (scope has no entry points of its *_f08ts_large_)
+        # the large-count forms MPICH's mpi_f08 calls for counts of kind
+        # MPI_COUNT_KIND (its *_f08ts_large_ entry points): per function
+        # (bytes, peer, tag, comm) of each call (comm None: MPI_COMM_SELF,
+        # checked by its members) and its messages, from the line of
+        # subroutine large_count that makes it
         large = {
-            "MPI_Send_c": ((28 * (r + 1), right, 60, 0), (0, 0, right, 28 * (r + 1), 60, 0)),
-            "MPI_Recv_c": ((28 * (left + 1), left, 60, 0), (0, 1, left, 28 * (left + 1), 60, 0)),
-            "MPI_Bcast_c": ((40 if r == 2 else 0, 2, -1, 0), None),
+            "MPI_Send_c": ([(28 * (r + 1), right, 60, 0)], [(0, 0, right, 28 * (r + 1), 60, 0)]),
+            "MPI_Recv_c": ([(28 * (left + 1), left, 60, 0)],
+                           [(0, 1, left, 28 * (left + 1), 60, 0)]),
+            "MPI_Irecv_c": ([(0, right, 61, 0)], []),
+            "MPI_Isend_c": ([(36 * (r + 1), left, 61, 0)], [(0, 0, left, 36 * (r + 1), 61, 0)]),
+            "MPI_Recv_init_c": ([(0, left, 62, 0)], []),
+            "MPI_Send_init_c": ([(0, right, 62, 0)], []),
+            "MPI_Bcast_c": ([(40 if r == 2 else 0, 2, -1, 0), (3000000000, r, -1, None)], []),
+            "MPI_Gatherv_c": ([(4 * (r + 1), 0, -1, 0)], []),
+            "MPI_Neighbor_alltoallv_c": (None, None),   # below
+            "MPI_Put_c": ([(12, right, -1, 0)], []),
         }
         if sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c")) != \
                 (sorted(large) if LARGE_COUNT else []):
             fail(f"rank {r}: large-count regions {[n for n in f[f'rank{r}/regions']]}")
-        for name, (call, msg) in large.items() if LARGE_COUNT else ():
+        # the calls the large-count ones complete or start: their messages
+        if LARGE_COUNT:
+            large["MPI_Waitall"] = (None, [(0, 1, right, 36 * (right + 1), 61, 0),
+                                           (1, 1, left, 8 * (left + 1), 62, 0)])
+            large["MPI_Startall"] = ([(8 * (r + 1), -1, -1, 0)],
+                                     [(0, 0, right, 8 * (r + 1), 62, 0)])
+        for name, (calls, msgs) in large.items() if LARGE_COUNT else ():
             g = f[f"rank{r}/regions/{name}"]
-            got = columns(g, [0])
-            if len(column(g, "bytes")) != 1 or got != [[v] for v in call] or \
-                    messages(g, [0]) != ([msg] if msg else []):
-                fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got} messages "
-                     f"{messages(g, [0])}, want {call} {msg}")
-            sent += msg[3] if msg and msg[1] == 0 else 0
-            received += msg[3] if msg and msg[1] == 1 else 0
+            rows = rows_of(g, "large_count")
+            got = columns(g, rows)
+            if calls is not None:
+                self_comm = got[3][-1] if got[3] else -1
+                want_cols = [[c[k] if c[k] is not None else self_comm for c in calls]
+                             for k in range(4)]
+                if got != want_cols or (None in calls[-1] and members(self_comm) != [r]):
+                    fail(f"rank {r} {name}: (bytes, peer, tag, comm) {got}, want {want_cols}")
+            lines = [line_of(g, i) for i in rows]
+            want_lines = large_count_lines[name[:-2] if name.endswith("_c") else name]
+            if lines != want_lines:
+                fail(f"rank {r} {name}: called from lines {lines} of large_count, want "
+                     f"{want_lines}")
+            if msgs is None:   # the neighborhood collective, on a communicator of its own
+                ring = messages(g, rows)[0][5] if messages(g, rows) else -1
+                msgs = [(0, 0, left, 4 * (r + 1), -1, ring), (0, 0, right, 8 * (r + 1), -1, ring),
+                        (0, 1, left, 8 * (left + 1), -1, ring),
+                        (0, 1, right, 4 * (right + 1), -1, ring)]
+                if ring <= 0 or members(ring) != list(range(N)):
+                    fail(f"rank {r} {name}: messages {messages(g, rows)} on communicator "
+                         f"{ring}, want {msgs} on a new one of all ranks")
+            if messages(g, rows) != msgs:
+                fail(f"rank {r} {name}: messages {messages(g, rows)}, want {msgs}")
+            sent += sum(m[3] for m in msgs if m[1] == 0)
+            received += sum(m[3] for m in msgs if m[1] == 1)
+        if LARGE_COUNT:
+            # the Gatherv_c's bytes per peer: r + 1 integers from each rank r to 0
+            g = f[f"rank{r}/regions/MPI_Gatherv_c"]
+            got = list(zip(*(g[d][:].tolist() for d in
+                             ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes"))))
+            want_peers = [(0, 0, 1, 4 * (r + 1))]
+            if r == 0:
+                want_peers += [(p, 1, 1, 4 * (p + 1)) for p in range(N)]
+            if got != want_peers:
+                fail(f"rank {r} MPI_Gatherv_c: (peer, direction, messages, bytes) {got}, "
+                     f"want {want_peers}")
         # the polling probes: nothing found (no payload) until the one message
         for name, tag, caller in (("MPI_Iprobe", 81, "probes"), ("MPI_Improbe", 83, "probes")):
             g = f[f"rank{r}/regions/{name}"]
@@ -320,7 +382,9 @@ with h5py.File(sys.argv[1]) as f:
         # I/O: (bytes, offset) of each call
         for name, calls in {"MPI_File_write_at": [(4 * (r + 1), 100 * r)],
                             "MPI_File_write": [(12, 100 * r + 40)],
-                            "MPI_File_read_at_all": [(8, 0)]}.items():
+                            "MPI_File_read_at_all": [(8, 0)],
+                            "MPI_File_write_at_all_begin": [(8, 100 * r + 60)],
+                            "MPI_File_read_all_begin": [(4, 100 * r + 52)]}.items():
             g = f[f"rank{r}/regions/{name}"]
             got = [(g["bytes"][i], g["offset"][i], caller_of(g, i)) for i in range(len(calls))]
             if len(g["bytes"]) != len(calls) or \
@@ -351,11 +415,14 @@ with h5py.File(sys.argv[1]) as f:
     # each communicator the program made once: the world, neighbors' ring,
     # onesided's reversed one, and cartesian's first, second, rotated,
     # grid, two rows, the intercommunicator (as each side's group) and the
-    # merged one
-    if len(comm_rows) != 12:
-        fail(f"{len(comm_rows)} communicators in the file, want 12: "
+    # merged one; large_count's MPI_COMM_SELF of each rank and ring
+    made = 12 + (N + 1 if LARGE_COUNT else 0)
+    if len(comm_rows) != made:
+        fail(f"{len(comm_rows)} communicators in the file, want {made}: "
              f"{[members(c) for c in range(1, len(comm_rows))]}")
-    # bytes sender s sent receiver t in the v and w collectives (4-byte integers)
+    # bytes sender s sent receiver t in the v and w collectives (4-byte
+    # integers), in each call (MPI_Allgatherv: two, the second in place)
+    calls_of = {"MPI_Allgatherv": 2}
     v_forms = {
         "MPI_Gatherv": lambda s, t: 4 * (s + 1) if t == 0 else None,
         "MPI_Scatterv": lambda s, t: 4 * (t + 1) if s == 2 else None,
@@ -365,7 +432,8 @@ with h5py.File(sys.argv[1]) as f:
     }
     for name, bytes_of in v_forms.items():
         for r in range(N):
-            want = [(p, d, 1, bytes_of(*pair)) for p in range(N)
+            n = calls_of.get(name, 1)
+            want = [(p, d, n, n * bytes_of(*pair)) for p in range(N)
                     for d, pair in ((0, (r, p)), (1, (p, r))) if bytes_of(*pair) is not None]
             g = f[f"rank{r}/regions/{name}"]
             got = list(zip(*(g[d][:].tolist() for d in

@@ -6,7 +6,9 @@ MPI_Compare_and_swap with the bytes to the target and back, each with the
 target as a world rank through the window's communicator (ranks reversed), that
 communicator's members; MPI_File_write_at and MPI_File_read_at_all with
 the bytes written and read and the file offsets, in the file and in
-`scope events` ($SCOPE_CLI).
+`scope events` ($SCOPE_CLI); the split collectives (MPI_File_*_begin, and
+MPI_File_write_at_all_begin_c where the MPI library has the large-count
+forms) theirs at their beginning.
 usage: check_rma_io.py FILE [DIR (unused)]"""
 import csv
 import os
@@ -33,7 +35,11 @@ with h5py.File(sys.argv[1]) as f:
               "MPI_File_read_at_all": [(20, 0)], "MPI_File_write": [(4, 100 * r + 50)],
               "MPI_File_iwrite_at": [(12, 100 * r + 60)], "MPI_File_iread": [(8, 100 * r + 54)],
               "MPI_File_write_shared": [(2, -1)], "MPI_File_write_ordered": [(r + 1, -1)],
-              "MPI_File_read_at": [(4, 1008)]}
+              "MPI_File_read_at": [(4, 1008)],
+              # split collectives: at their beginning
+              "MPI_File_write_all_begin": [(3, 100 * r + 74)],
+              "MPI_File_read_at_all_begin": [(8, 100 * r)],
+              "MPI_File_read_ordered_begin": [(2 * (r + 1), -1)]}
         for name, calls in io.items():
             g = f[f"rank{r}/regions/{name}"]
             got = (list(zip(g["bytes"][:].tolist(), g["offset"][:].tolist())),
@@ -50,7 +56,8 @@ with h5py.File(sys.argv[1]) as f:
                 "MPI_Compare_and_swap": ("rma", 24, (r + 2) % 4)}
         # the large-count forms, on a window made by MPI_Win_create_c
         large = {"MPI_Put_c": ("rma", 20, 2), "MPI_Accumulate_c": ("rma", 8, 0),
-                 "MPI_File_write_at_c": ("io", 6, -1), "MPI_File_read_at_c": ("io", 4, -1)}
+                 "MPI_File_write_at_c": ("io", 6, -1), "MPI_File_read_at_c": ("io", 4, -1),
+                 "MPI_File_write_at_all_begin_c": ("io", 5, -1)}
         # (the window constructor is timed, selected by the config)
         if sorted(n for n in f[f"rank{r}/regions"] if n.endswith("_c")) != \
                 (sorted(list(large) + ["MPI_Win_create_c"]) if LARGE_COUNT else []):
@@ -58,7 +65,8 @@ with h5py.File(sys.argv[1]) as f:
         if LARGE_COUNT:
             want.update(large)
             for name, offset in (("MPI_File_write_at_c", 100 * r + 80),
-                                 ("MPI_File_read_at_c", 100 * r + 80)):
+                                 ("MPI_File_read_at_c", 100 * r + 80),
+                                 ("MPI_File_write_at_all_begin_c", 100 * r + 90)):
                 if f[f"rank{r}/regions/{name}/offset"][:].tolist() != [offset]:
                     fail(f"rank {r} {name}: offset {f[f'rank{r}/regions/{name}/offset'][:]}")
         for name, (family, nbytes, peer) in want.items():

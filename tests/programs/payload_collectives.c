@@ -8,7 +8,11 @@
  * (2j + 1 ints from rank j), MPI_Allreduce of 3 ints,
  * MPI_Iallreduce of 4 doubles, MPI_Barrier, and on a communicator split
  * by parity an MPI_Allreduce of 2 ints and an MPI_Bcast of 1 int from its
- * rank 1; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
+ * rank 1; on the intercommunicator of the two halves (leaders world ranks
+ * 0 and 1) MPI_Gatherv to world rank 0 (MPI_ROOT; world rank 2:
+ * MPI_PROC_NULL) of r + 1 ints from each odd rank r and MPI_Scatterv from
+ * world rank 3 (MPI_ROOT; world rank 1: MPI_PROC_NULL) of r + 1 ints to
+ * each even rank r; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
  * datatype, which fails and must be recorded all the same. Where the MPI
  * library has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their
  * prototypes from preload/mpi/large_count.h), before that: MPI_Bcast_c of
@@ -66,6 +70,15 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
     MPI_Allreduce(ints, more, 2, MPI_INT, MPI_SUM, half);
     MPI_Bcast(ints, 1, MPI_INT, 1, half);
+    MPI_Comm inter;
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - rank % 2, 77, &inter);
+    int odd = rank % 2, from_odd[2] = {2, 4}, from_odd_at[2] = {0, 2};
+    int to_even[2] = {1, 3}, to_even_at[2] = {0, 1};
+    MPI_Gatherv(ints, odd ? rank + 1 : 0, MPI_INT, more, from_odd, from_odd_at, MPI_INT,
+                odd ? 0 : rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+    MPI_Scatterv(ints, to_even, to_even_at, MPI_INT, more, odd ? 0 : rank + 1, MPI_INT,
+                 odd ? (rank == 3 ? MPI_ROOT : MPI_PROC_NULL) : 1, inter);
+    MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
 #ifdef SCOPE_MPI_LARGE_COUNT
     MPI_Bcast_c(doubles, (MPI_Count)6, MPI_DOUBLE, 1, MPI_COMM_WORLD);

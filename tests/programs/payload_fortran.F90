@@ -14,13 +14,16 @@
 ! integers to root 3, MPI_Gatherv of r + 1 integers to root 0,
 ! MPI_Scatter of 3 integers per rank from root 1, MPI_Scatterv of 1..4
 ! integers from root 2, MPI_Allgather of 1 double and again in place of 1
-! integer, MPI_Allgatherv of r + 1 integers, MPI_Alltoall of 2 integers
-! per rank, MPI_Alltoallv of r + i integers to rank i, MPI_Alltoallw of
+! integer, MPI_Allgatherv of r + 1 integers and again in place,
+! MPI_Alltoall of 2 integers per rank, MPI_Alltoallv of r + i integers to
+! rank i, MPI_Alltoallw of
 ! one integer to each rank and MPI_Reduce_scatter_block of 2 integers per
 ! rank. In subroutine files, each writes r + 1 integers at byte 100 r
 ! of a shared file (MPI_File_write_at), 3 at its file pointer moved to
 ! byte 100 r + 40 (MPI_File_write) and all read 2 integers at byte 0
-! (MPI_File_read_at_all). In subroutine probes, each rank sends with
+! (MPI_File_read_at_all); split collectives: 2 integers written at byte
+! 100 r + 60 (MPI_File_write_at_all_begin/end), 1 read at the file pointer,
+! byte 100 r + 52 (MPI_File_read_all_begin/end). In subroutine probes, each rank sends with
 ! MPI_Send 2 (r + 1) integers to the right (tag 80), found by MPI_Probe
 ! from MPI_ANY_SOURCE and taken by MPI_Recv; 6 (r + 1) to the right (tag
 ! 81), polled by MPI_Iprobe until found (status ignored), taken by
@@ -63,7 +66,15 @@
 ! In subroutine large_count, with mpi_f08 where the MPI library has the
 ! MPI-4 large-count forms (-DSCOPE_MPI_LARGE_COUNT), counts of kind
 ! MPI_COUNT_KIND: MPI_Send of 7 (r + 1) integers to the right (tag 60),
-! MPI_Recv from the left, MPI_Bcast of 5 doubles from root 2.
+! MPI_Recv from the left; MPI_Irecv from the right and MPI_Isend of
+! 9 (r + 1) integers to the left (tag 61), MPI_Waitall; MPI_Recv_init from
+! the left and MPI_Send_init of 2 (r + 1) integers to the right (tag 62),
+! MPI_Startall, MPI_Waitall, both freed; MPI_Bcast of 5 doubles from root
+! 2, of 3 000 000 000 bytes on MPI_COMM_SELF; MPI_Gatherv of r + 1
+! integers to root 0; on a periodic 1-D Cartesian communicator of all
+! ranks MPI_Neighbor_alltoallv of r + 1 integers to the left and
+! 2 (r + 1) to the right; on a window over all ranks MPI_Put of 3
+! integers to the right.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -101,24 +112,63 @@
   end subroutine exchange
 
 #if MPI_BINDING == 3 && defined(SCOPE_MPI_LARGE_COUNT)
-  ! counts of kind MPI_COUNT_KIND: MPICH's mpi_f08 calls the large-count
-  ! MPI_Send_c, MPI_Recv_c and MPI_Bcast_c
+  ! counts of kind MPI_COUNT_KIND: MPICH's mpi_f08 entry points
+  ! mpi_*_f08ts_large_, which call the large-count MPI_Send_c ...
   subroutine large_count(rank, nranks)
     USE_MPI
     implicit none
     integer, intent(in) :: rank, nranks
-    integer :: out(64), in(64)
+    integer :: out(64), in(64), i, right, left
     double precision :: d(5)
-    integer(kind=MPI_COUNT_KIND) :: n
+    integer, target :: window(4)
+    integer(kind=MPI_COUNT_KIND) :: n, counts(nranks), sendcounts(2), recvcounts(2)
+    integer(kind=MPI_ADDRESS_KIND) :: displs(nranks), at(2) = [0, 256]
+    type(MPI_Request) :: requests(2)
+    type(MPI_Comm) :: ring
+    type(MPI_Win) :: win
     out = rank
     d = rank
+    right = mod(rank + 1, nranks)
+    left = mod(rank + nranks - 1, nranks)
     n = 7 * (rank + 1)
-    call MPI_Send(out, n, MPI_INTEGER, mod(rank + 1, nranks), 60, MPI_COMM_WORLD)
+    call MPI_Send(out, n, MPI_INTEGER, right, 60, MPI_COMM_WORLD)
     n = 64
-    call MPI_Recv(in, n, MPI_INTEGER, mod(rank + nranks - 1, nranks), 60, MPI_COMM_WORLD, &
-                  MPI_STATUS_IGNORE)
+    call MPI_Recv(in, n, MPI_INTEGER, left, 60, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    n = 64
+    call MPI_Irecv(in, n, MPI_INTEGER, right, 61, MPI_COMM_WORLD, requests(1))
+    n = 9 * (rank + 1)
+    call MPI_Isend(out, n, MPI_INTEGER, left, 61, MPI_COMM_WORLD, requests(2))
+    call MPI_Waitall(2, requests, MPI_STATUSES_IGNORE)
+    n = 64
+    call MPI_Recv_init(in, n, MPI_INTEGER, left, 62, MPI_COMM_WORLD, requests(1))
+    n = 2 * (rank + 1)
+    call MPI_Send_init(out, n, MPI_INTEGER, right, 62, MPI_COMM_WORLD, requests(2))
+    call MPI_Startall(2, requests)
+    call MPI_Waitall(2, requests, MPI_STATUSES_IGNORE)
+    call MPI_Request_free(requests(1))
+    call MPI_Request_free(requests(2))
     n = 5
     call MPI_Bcast(d, n, MPI_DOUBLE_PRECISION, 2, MPI_COMM_WORLD)
+    ! a count no default integer holds, alone on MPI_COMM_SELF (no data moves)
+    n = 3000000000_MPI_COUNT_KIND
+    call MPI_Bcast(in, n, MPI_BYTE, 0, MPI_COMM_SELF)
+    counts = [(int(i, MPI_COUNT_KIND), i = 1, nranks)]
+    displs = [(int(16 * i, MPI_ADDRESS_KIND), i = 0, nranks - 1)]
+    n = rank + 1
+    call MPI_Gatherv(out, n, MPI_INTEGER, in, counts, displs, MPI_INTEGER, 0, MPI_COMM_WORLD)
+    call MPI_Cart_create(MPI_COMM_WORLD, 1, [nranks], [.true.], .false., ring)
+    sendcounts = [rank + 1, 2 * (rank + 1)]
+    recvcounts = [2 * (left + 1), right + 1]
+    ! (on one line: the line of its call site)
+    call MPI_Neighbor_alltoallv(out, sendcounts, at, MPI_INTEGER, in, recvcounts, at, MPI_INTEGER, ring)
+    call MPI_Comm_free(ring)
+    call MPI_Win_create(window, int(16, MPI_ADDRESS_KIND), 4, MPI_INFO_NULL, MPI_COMM_WORLD, &
+                        win)
+    call MPI_Win_fence(0, win)
+    n = 3
+    call MPI_Put(out, n, MPI_INTEGER, right, int(0, MPI_ADDRESS_KIND), n, MPI_INTEGER, win)
+    call MPI_Win_fence(0, win)
+    call MPI_Win_free(win)
   end subroutine large_count
 #endif
 
@@ -192,6 +242,8 @@
                        MPI_COMM_WORLD, ierr)
     call MPI_Allgatherv(out, rank + 1, MPI_INTEGER, in, counts, displs, MPI_INTEGER, &
                         MPI_COMM_WORLD, ierr)
+    call MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, in, counts, displs, MPI_INTEGER, &
+                        MPI_COMM_WORLD, ierr)
     call MPI_Alltoall(out, 2, MPI_INTEGER, in, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     do k = 1, nranks
       counts(k) = rank + k - 1
@@ -226,6 +278,11 @@
     call MPI_File_write(fh, out, 3, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
     at = 0
     call MPI_File_read_at_all(fh, at, in, 2, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    at = 100 * rank + 60
+    call MPI_File_write_at_all_begin(fh, at, out, 2, MPI_INTEGER, ierr)
+    call MPI_File_write_at_all_end(fh, out, MPI_STATUS_IGNORE, ierr)
+    call MPI_File_read_all_begin(fh, in, 1, MPI_INTEGER, ierr)
+    call MPI_File_read_all_end(fh, in, MPI_STATUS_IGNORE, ierr)
     call MPI_File_close(fh, ierr)
   end subroutine files
 

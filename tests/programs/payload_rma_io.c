@@ -16,14 +16,18 @@
  * (MPI_File_iwrite_at), reads 2 ints at its pointer, now 100 r + 54
  * (MPI_File_iread), writes 2 bytes at the shared pointer
  * (MPI_File_write_shared) and r + 1 in rank order
- * (MPI_File_write_ordered), and through a view of ints from byte 1000
- * reads its third int, at byte 1008 (MPI_File_read_at). Where the MPI
+ * (MPI_File_write_ordered); split collectives: 3 bytes at its pointer
+ * moved to 100 r + 74 (MPI_File_write_all_begin/end), 2 ints read at
+ * 100 r (MPI_File_read_at_all_begin/end), 2 (r + 1) bytes read in rank
+ * order (MPI_File_read_ordered_begin/end); and through a view of ints
+ * from byte 1000 reads its third int, at byte 1008 (MPI_File_read_at). Where the MPI
  * library has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their
  * prototypes from preload/mpi/large_count.h): a second window over the
  * reversed communicator made by MPI_Win_create_c, between fences
  * MPI_Put_c of 5 ints to its rank 1 and MPI_Accumulate_c of 2 ints to its
  * rank 3; before the view, MPI_File_write_at_c of 6 bytes at 100 r + 80
- * and MPI_File_read_at_c of 1 int there. */
+ * and MPI_File_read_at_c of 1 int there, MPI_File_write_at_all_begin_c
+ * of 5 bytes at 100 r + 90 (and its _end). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -85,9 +89,18 @@ int main(int argc, char **argv)
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     MPI_File_write_shared(fh, bytes, 2, MPI_BYTE, MPI_STATUS_IGNORE);
     MPI_File_write_ordered(fh, bytes, rank + 1, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_seek(fh, 100 * rank + 74, MPI_SEEK_SET);
+    MPI_File_write_all_begin(fh, bytes, 3, MPI_BYTE);
+    MPI_File_write_all_end(fh, bytes, MPI_STATUS_IGNORE);
+    MPI_File_read_at_all_begin(fh, 100 * rank, ints, 2, MPI_INT);
+    MPI_File_read_at_all_end(fh, ints, MPI_STATUS_IGNORE);
+    MPI_File_read_ordered_begin(fh, bytes, 2 * (rank + 1), MPI_BYTE);
+    MPI_File_read_ordered_end(fh, bytes, MPI_STATUS_IGNORE);
 #ifdef SCOPE_MPI_LARGE_COUNT
     MPI_File_write_at_c(fh, 100 * rank + 80, bytes, (MPI_Count)6, MPI_BYTE, MPI_STATUS_IGNORE);
     MPI_File_read_at_c(fh, 100 * rank + 80, ints, (MPI_Count)1, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_write_at_all_begin_c(fh, 100 * rank + 90, bytes, (MPI_Count)5, MPI_BYTE);
+    MPI_File_write_at_all_end(fh, bytes, MPI_STATUS_IGNORE);
 #endif
     MPI_File_set_view(fh, 1000, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     MPI_File_read_at(fh, 2, ints, 1, MPI_INT, MPI_STATUS_IGNORE);
