@@ -39,11 +39,19 @@ void scope_output_file_path(char *path, size_t len)
                              scope_rt.start_wall, path, len);
 }
 
+/* HDF5 links libcurl and libcrypto for its read-only S3 driver, which
+ * scope never uses; with them come about 30 more libraries (TLS, Kerberos,
+ * LDAP, ...), 20 ms of CPU and 400 page faults to load in every writing
+ * process. The writer is built with stand-ins for them
+ * (writer/make_standin.py). */
+static const char *const writer_standins[] = {"libscope-standin-curl.so",
+                                              "libscope-standin-crypto.so", NULL};
+
 static const struct scope_writer_api *load_writer(void)
 {
     char err[512];
-    const struct scope_writer_api *api =
-        scope_load_companion("libscope-writer.so", "../writer", "scope_writer_api", err, sizeof(err));
+    const struct scope_writer_api *api = scope_load_companion(
+        "libscope-writer.so", writer_standins, "../writer", "scope_writer_api", err, sizeof(err));
     if (!api)
         scope_log("%s: data left for `scope recover`", err);
     return api;
