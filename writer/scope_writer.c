@@ -14,6 +14,8 @@
 #include "callsite_table.h"
 #include "comm_table.h"
 #include "h5_util.h"
+
+#define SCOPE_METADATA_CACHE ((size_t)256 << 10)   /* bytes of metadata kept in memory */
 #include "profile_datasets.h"
 #include "region_stream.h"
 
@@ -102,6 +104,24 @@ static scope_writer *writer_new(const char *path, char *err, size_t errlen)
     return NULL;
 }
 
+/* HDF5's metadata cache grows to 32 MiB by default, and a file written
+ * once keeps every object it creates in it, dirty, until it is closed:
+ * fresh pages for each region group (about 16 page faults each). A small
+ * fixed cache writes them out as it goes and reuses its memory. */
+static int small_metadata_cache(hid_t fapl)
+{
+    H5AC_cache_config_t c = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};
+    if (H5Pget_mdc_config(fapl, &c) < 0)
+        return -1;
+    c.set_initial_size = 1;
+    c.initial_size = c.max_size = SCOPE_METADATA_CACHE;
+    c.min_size = SCOPE_METADATA_CACHE / 2;
+    c.incr_mode = H5C_incr__off;
+    c.flash_incr_mode = H5C_flash_incr__off;
+    c.decr_mode = H5C_decr__off;
+    return H5Pset_mdc_config(fapl, &c) < 0 ? -1 : 0;
+}
+
 /* Creating the file ourselves first gives the real reason (errno) when the
  * directory is missing or unwritable; HDF5 then truncates it. */
 static int create_file(scope_writer *w)
@@ -114,7 +134,8 @@ static int create_file(scope_writer *w)
     close(fd);
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0 &&
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0)
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 &&
+        small_metadata_cache(fapl) == 0)
         w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     int rc = w->file < 0 ? h5_fail(&w->e, "cannot create HDF5 file %s", w->tmp) : 0;
     if (fapl >= 0)

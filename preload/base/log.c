@@ -1,5 +1,5 @@
-/* log.c: scope's one-line messages on stderr, and which process of a job
- * says what all of them would. */
+/* log.c: scope's one-line messages on stderr, which process of a job
+ * says what all of them would, and sizes written for them. */
 #include "log.h"
 #include "runtime.h"
 
@@ -78,4 +78,18 @@ void scope_progress_end(void)
     if (progress_shown)
         fputc('\n', stderr);
     progress_shown = 0;
+}
+
+void scope_size_text(uint64_t bytes, char *out, size_t len)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB"};
+    if (bytes < 1024) {
+        snprintf(out, len, "%llu B", (unsigned long long)bytes);
+        return;
+    }
+    double v = (double)bytes / 1024;
+    size_t u = 0;
+    for (; v >= 1024 && u + 1 < sizeof unit / sizeof unit[0]; u++)
+        v /= 1024;
+    snprintf(out, len, "%.1f %s", v, unit[u]);
 }

@@ -2,6 +2,7 @@
 #ifndef SCOPE_LOG_H
 #define SCOPE_LOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Prints "scope: <message>" on stderr (one line). */
@@ -18,5 +19,8 @@ void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * second; scope_progress_end ends the line if one was shown. */
 void scope_progress(int64_t elapsed_ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void scope_progress_end(void);
+
+/* bytes for a message: "812 B", "15.5 KiB", "3.2 MiB", "1.4 GiB". */
+void scope_size_text(uint64_t bytes, char *out, size_t len);
 
 #endif

@@ -3,9 +3,9 @@
  * buffer, in a shared-memory segment of its own (/dev/shm/STEM-pN), laid
  * out as struct scope_profile_table and preallocated (its pages are
  * touched as regions and paths first appear):
- *   - per hook: calls, total, self, min, max, first start, last end, sum of
- *     squared durations (all in raw clock ticks) and a histogram of
- *     floor(log2(duration in ns));
+ *   - per hook: whether it was written (a bitmap), calls, total, self,
+ *     min, max, first start, last end, sum of squared durations (all in
+ *     raw clock ticks) and a histogram of floor(log2(duration in ns));
  *   - per call path (a chain of hooked callers, SCOPE_PROFILE_DEPTH deep at
  *     most, SCOPE_PROFILE_PATHS of them): its hook, its parent path, its
  *     call site when the hook records one (the caller's return address and
@@ -23,13 +23,14 @@
 
 #include "record.h"
 
-#define SCOPE_PROFILE_MAGIC "SCOPEPF2"
+#define SCOPE_PROFILE_MAGIC "SCOPEPF3"
 #define SCOPE_PROFILE_BINS 64
 #define SCOPE_PROFILE_PATHS 16384
 #define SCOPE_PROFILE_HASH (2 * SCOPE_PROFILE_PATHS)   /* a power of two */
 #define SCOPE_PROFILE_DEPTH 32
 #define SCOPE_PROFILE_NO_PATH UINT32_MAX               /* a call without a path */
 #define SCOPE_PROFILE_ROOT (UINT32_MAX - 1)            /* the parent of outermost calls */
+#define SCOPE_PROFILE_USED_WORDS ((SCOPE_MAX_HOOKS + 63) / 64)
 
 struct scope_profile_region {
     uint64_t calls, total, self, min, max, first_start, last_end;
@@ -55,6 +56,8 @@ struct scope_profile_header {
 
 struct scope_profile_table {
     struct scope_profile_header header;
+    uint64_t used[SCOPE_PROFILE_USED_WORDS];   /* bit h set: regions[h] written; the */
+                                               /* reader adds up those only */
     struct scope_profile_region regions[SCOPE_MAX_HOOKS];
     struct scope_profile_path paths[SCOPE_PROFILE_PATHS];
     uint32_t index[SCOPE_PROFILE_HASH];   /* 1 + path, 0: free slot */
@@ -122,6 +125,7 @@ static inline uint64_t scope_profile_add(struct scope_profile_table *p, uint32_t
     if (r->calls == 0) {
         r->min = r->max = d;
         r->first_start = start;
+        p->used[hook / 64] |= (uint64_t)1 << (hook % 64);
     }
     r->min = d < r->min ? d : r->min;
     r->max = d > r->max ? d : r->max;
@@ -146,6 +150,7 @@ static inline void scope_profile_keep(struct scope_profile_table *p, uint32_t ho
                                       uint64_t children)
 {
     p->regions[hook].kept_self += d > children ? d - children : 0;
+    p->used[hook / 64] |= (uint64_t)1 << (hook % 64);
 }
 
 /* Set up before recording starts (`profile`: [output] mode = profile;

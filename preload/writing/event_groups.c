@@ -345,7 +345,7 @@ static void take_values(const struct scope_event_groups *g, const struct scope_e
 int scope_event_groups_has_calls(const struct scope_event_groups *g, size_t r)
 {
     return scope_event_groups_calls(g, r) > 0 ||
-           (g->profile && g->profile->regions[r].stats.calls > 0);
+           (g->profile && scope_rank_profile_region(g->profile, r)->stats.calls > 0);
 }
 
 size_t scope_event_groups_chunk(struct scope_event_groups *g, size_t r, size_t from,

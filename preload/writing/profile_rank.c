@@ -27,6 +27,9 @@ struct builder {
     size_t npaths, cap;
     uint32_t *index;      /* 1 + path, 0: free; nindex a power of two */
     size_t nindex;
+    struct region_sum *sums;   /* nsums, one per region met, at its slot */
+    size_t nsums, sums_cap;
+    int32_t *slot;        /* per region: its slot, -1: none yet */
 };
 
 static int64_t ticks_ns(const struct scope_clock_map *m, uint64_t ticks)
@@ -57,6 +60,35 @@ static void add_region(struct region_sum *s, const struct scope_profile_region *
     s->squares += r->squares;
     for (int i = 0; i < SCOPE_PROFILE_BINS; i++)
         s->histogram[i] += r->histogram[i];
+}
+
+/* Region r's slot, made when new; -1 when out of memory. */
+static int32_t region_slot(struct builder *b, uint32_t r)
+{
+    if (b->slot[r] >= 0)
+        return b->slot[r];
+    if (scope_grow_array((void **)&b->sums, &b->sums_cap, b->nsums + 1, sizeof(*b->sums)))
+        return -1;
+    b->sums[b->nsums] = (struct region_sum){0};
+    b->slot[r] = (int32_t)b->nsums++;
+    return b->slot[r];
+}
+
+/* Adds the regions table t marks as written to their sums. */
+static int add_regions(struct builder *b, const struct scope_profile_table *t,
+                       const uint32_t *hook_region, size_t nhooks)
+{
+    for (size_t w = 0; w < (nhooks + 63) / 64; w++)
+        for (uint64_t bits = t->used[w]; bits; bits &= bits - 1) {
+            size_t h = w * 64 + (size_t)__builtin_ctzll(bits);
+            if (h >= nhooks)
+                break;
+            int32_t slot = region_slot(b, hook_region[h]);
+            if (slot < 0)
+                return -1;
+            add_region(&b->sums[slot], &t->regions[h]);
+        }
+    return 0;
 }
 
 /* The rank's path (parent, region, site), made when new; -1 when out of
@@ -93,7 +125,7 @@ static int add_paths(struct builder *b, const struct scope_profile_table *t, con
         if (e->hook >= nhooks || (e->parent != SCOPE_PROFILE_ROOT && parent < 0))
             continue;   /* damaged: its calls count in their region only */
         int64_t id = rank_path(b, parent, hook_region[e->hook], sites ? sites[i] : -1);
-        if (id < 0)
+        if (id < 0 || region_slot(b, hook_region[e->hook]) < 0)
             return -1;
         map[i] = (int32_t)id;
         b->paths[id].calls += e->calls;
@@ -127,9 +159,9 @@ static int region_paths(struct scope_rank_profile *p, const struct builder *b,
                         const struct scope_clock_map *m)
 {
     for (size_t i = 0; i < b->npaths; i++)
-        p->regions[b->paths[i].region].npaths++;
-    for (size_t r = 0; r < p->nregions; r++) {
-        struct scope_region_profile *rp = &p->regions[r];
+        p->regions[p->region_slot[b->paths[i].region]].npaths++;
+    for (size_t s = 0; s < p->nused; s++) {
+        struct scope_region_profile *rp = &p->regions[s];
         size_t n = rp->npaths ? rp->npaths : 1;
         rp->path_ids = malloc(n * sizeof(int32_t));
         rp->path_calls = malloc(n * sizeof(int64_t));
@@ -144,7 +176,7 @@ static int region_paths(struct scope_rank_profile *p, const struct builder *b,
     }
     for (size_t i = 0; i < b->npaths; i++) {
         const struct rank_path *e = &b->paths[i];
-        struct scope_region_profile *rp = &p->regions[e->region];
+        struct scope_region_profile *rp = &p->regions[p->region_slot[e->region]];
         rp->path_ids[rp->npaths] = (int32_t)i;
         rp->path_calls[rp->npaths] = (int64_t)e->calls;
         rp->path_total_ns[rp->npaths] = ticks_ns(m, e->total);
@@ -164,34 +196,38 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
                              const struct scope_clock_map *map, int folded, char *err,
                              size_t errlen)
 {
-    *p = (struct scope_rank_profile){.nregions = nregions};
+    *p = (struct scope_rank_profile){.nregions = nregions, .none = {.folded = folded}};
     struct builder b = {0};
     size_t most = 0;
     for (size_t t = 0; t < ntables; t++)
         most += tables[t]->header.npaths;
     for (b.nindex = 16; b.nindex < 2 * most; b.nindex *= 2)
         ;
-    struct region_sum *sums = calloc(nregions ? nregions : 1, sizeof(*sums));
     int32_t *map_paths = malloc(SCOPE_PROFILE_PATHS * sizeof(int32_t));
     b.index = calloc(b.nindex, sizeof(uint32_t));
-    p->regions = calloc(nregions ? nregions : 1, sizeof(*p->regions));
-    int rc = sums && map_paths && b.index && p->regions ? 0 : -1;
+    b.slot = malloc((nregions ? nregions : 1) * sizeof(int32_t));
+    int rc = map_paths && b.index && b.slot ? 0 : -1;
+    for (size_t r = 0; rc == 0 && r < nregions; r++)
+        b.slot[r] = -1;
     for (size_t t = 0; rc == 0 && t < ntables; t++) {
-        for (size_t h = 0; h < nhooks; h++)
-            add_region(&sums[hook_region[h]], &tables[t]->regions[h]);
-        rc = add_paths(&b, tables[t], path_sites ? path_sites[t] : NULL, hook_region, nhooks,
-                       map_paths);
+        rc = add_regions(&b, tables[t], hook_region, nhooks);
+        if (rc == 0)
+            rc = add_paths(&b, tables[t], path_sites ? path_sites[t] : NULL, hook_region, nhooks,
+                           map_paths);
     }
-    for (size_t r = 0; rc == 0 && r < nregions; r++) {
-        p->regions[r].stats = region_stats(&sums[r], map);
-        p->regions[r].folded = folded;
-        int64_t self = ticks_ns(map, sums[r].self);
+    p->region_slot = b.slot;
+    p->nused = b.nsums;
+    if (rc == 0 && !(p->regions = calloc(b.nsums ? b.nsums : 1, sizeof(*p->regions))))
+        rc = -1;
+    for (size_t s = 0; rc == 0 && s < b.nsums; s++) {
+        struct scope_region_profile *rp = &p->regions[s];
+        rp->stats = region_stats(&b.sums[s], map);
+        rp->folded = folded;
+        int64_t self = ticks_ns(map, b.sums[s].self);
         /* folded: the recorded calls' times add to the total (the writer bounds it) */
-        p->regions[r].self_ns = folded || self < p->regions[r].stats.total_ns
-                                    ? self
-                                    : p->regions[r].stats.total_ns;
+        rp->self_ns = folded || self < rp->stats.total_ns ? self : rp->stats.total_ns;
         for (int i = 0; i < SCOPE_PROFILE_BINS; i++)
-            p->regions[r].histogram[i] = (int64_t)sums[r].histogram[i];
+            rp->histogram[i] = (int64_t)b.sums[s].histogram[i];
     }
     p->npaths = b.npaths;
     if (rc == 0 && !(p->parents = malloc((b.npaths ? b.npaths : 1) * sizeof(int32_t))))
@@ -202,7 +238,7 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
         free(p->parents);
         p->parents = NULL;
     }
-    free(sums);
+    free(b.sums);
     free(map_paths);
     free(b.index);
     free(b.paths);
@@ -215,22 +251,23 @@ int scope_rank_profile_build(struct scope_rank_profile *p,
 
 void scope_rank_profile_free(struct scope_rank_profile *p)
 {
-    for (size_t r = 0; p->regions && r < p->nregions; r++) {
-        free(p->regions[r].path_ids);
-        free(p->regions[r].path_calls);
-        free(p->regions[r].path_total_ns);
-        free(p->regions[r].path_self_ns);
-        free(p->regions[r].path_sites);
+    for (size_t s = 0; p->regions && s < p->nused; s++) {
+        free(p->regions[s].path_ids);
+        free(p->regions[s].path_calls);
+        free(p->regions[s].path_total_ns);
+        free(p->regions[s].path_self_ns);
+        free(p->regions[s].path_sites);
     }
     free(p->regions);
+    free(p->region_slot);
     free(p->parents);
     *p = (struct scope_rank_profile){0};
 }
 
 void scope_rank_profile_name_sites(struct scope_rank_profile *p, const int32_t *site_ids)
 {
-    for (size_t r = 0; p && r < p->nregions; r++) {
-        struct scope_region_profile *rp = &p->regions[r];
+    for (size_t s = 0; p && s < p->nused; s++) {
+        struct scope_region_profile *rp = &p->regions[s];
         int any = 0;
         for (size_t i = 0; rp->path_sites && i < rp->npaths; i++) {
             int32_t s = rp->path_sites[i];

@@ -15,8 +15,11 @@
 #include "scope_writer.h"
 
 struct scope_rank_profile {
-    struct scope_region_profile *regions;   /* nregions */
-    size_t nregions;
+    struct scope_region_profile *regions;   /* nused: the regions with calls or */
+    size_t nused;                           /* paths, in no order */
+    int32_t *region_slot;                   /* nregions: its index in regions, -1: */
+    size_t nregions;                        /* none (a region never called) */
+    struct scope_region_profile none;       /* what such a region has */
     int32_t *parents;                       /* npaths: each path's parent, -1 none; */
                                             /* NULL for folded tables */
     size_t npaths;
@@ -29,8 +32,9 @@ struct scope_rank_profile {
  * ticks to ns on rank 0's clock; folded: the tables of trace mode's folding
  * (fold.h), whose statistics are of the calls not recorded and whose self
  * times are of all calls; the rank then has no call paths (parents NULL).
- * A rank's path is (parent, region, site). 0, or -1 with err (out of
- * memory). */
+ * A rank's path is (parent, region, site). Only the hooks a table marks
+ * as written are read, so the cost follows the regions called, not those
+ * hooked. 0, or -1 with err (out of memory). */
 int scope_rank_profile_build(struct scope_rank_profile *p,
                              struct scope_profile_table *const *tables,
                              int32_t *const *path_sites, size_t ntables,
@@ -49,7 +53,9 @@ void scope_rank_profile_name_sites(struct scope_rank_profile *p, const int32_t *
 static inline const struct scope_region_profile *
 scope_rank_profile_region(const struct scope_rank_profile *p, size_t r)
 {
-    return p ? &p->regions[r] : NULL;
+    if (!p)
+        return NULL;
+    return p->region_slot[r] >= 0 ? &p->regions[p->region_slot[r]] : &p->none;
 }
 
 #endif

@@ -15,8 +15,10 @@
 #include "run_info.h"
 #include "runtime.h"
 #include "write_rank.h"
+#include "clock.h"
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,11 +39,19 @@ void scope_output_file_path(char *path, size_t len)
                              scope_rt.start_wall, path, len);
 }
 
+/* HDF5 links libcurl and libcrypto for its read-only S3 driver, which
+ * scope never uses; with them come about 30 more libraries (TLS, Kerberos,
+ * LDAP, ...), 20 ms of CPU and 400 page faults to load in every writing
+ * process. The writer is built with stand-ins for them
+ * (writer/make_standin.py). */
+static const char *const writer_standins[] = {"libscope-standin-curl.so",
+                                              "libscope-standin-crypto.so", NULL};
+
 static const struct scope_writer_api *load_writer(void)
 {
     char err[512];
-    const struct scope_writer_api *api =
-        scope_load_companion("libscope-writer.so", "../writer", "scope_writer_api", err, sizeof(err));
+    const struct scope_writer_api *api = scope_load_companion(
+        "libscope-writer.so", writer_standins, "../writer", "scope_writer_api", err, sizeof(err));
     if (!api)
         scope_log("%s: data left for `scope recover`", err);
     return api;
@@ -93,14 +103,21 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     size_t events;
     if (write_into(api, w, path, own, le, callsites, own_ids, comms, more, ctx, &events) != 0)
         return -1;
+    char what[160], size[32];
     if (scope_profile_mode)   /* its calls were counted, not recorded */
-        scope_log("wrote %s (a profile, %d rank%s)", path, nranks, nranks == 1 ? "" : "s");
+        snprintf(what, sizeof what, "a profile, %d rank%s", nranks, nranks == 1 ? "" : "s");
     else if (scope_fold_active)
-        scope_log("wrote %s (%zu call%s stored, the others folded into statistics, %d rank%s)", path,
-                  events, events == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
+        snprintf(what, sizeof what,
+                 "%zu call%s stored, the others folded into statistics, %d rank%s", events,
+                 events == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
     else
-        scope_log("wrote %s (%zu call%s, %d rank%s)", path, events, events == 1 ? "" : "s",
-                  nranks, nranks == 1 ? "" : "s");
+        snprintf(what, sizeof what, "%zu call%s, %d rank%s", events, events == 1 ? "" : "s",
+                 nranks, nranks == 1 ? "" : "s");
+    struct stat st;
+    scope_size_text(stat(path, &st) == 0 ? (uint64_t)st.st_size : 0, size, sizeof size);
+    /* from the end of recording (the clock's last reading) to now */
+    double seconds = (double)(scope_monotonic_ns() - scope_rt.clock.ns1) / 1e9;
+    scope_log("wrote %s (%s): %s in %.2f s", path, what, size, seconds);
     return 0;
 }
 

@@ -428,7 +428,7 @@ def main():
                   not any(re.search(w, l) for w in case.get("warnings", []))]
         if len(wrote) != 1 or others:
             fail(f"scope said {scope_lines}")
-        if not wrote[0].endswith(f", {NRANKS} ranks)"):
+        if not re.search(rf", {NRANKS} ranks\): [0-9.]+ [KMGT]?i?B in [0-9.]+ s$", wrote[0]):
             fail(wrote[0])
         ranks = load_calls(scope_cli, os.path.join(work, "profiling_data.h5"))
         if sorted(ranks) != list(range(NRANKS)):

@@ -1,5 +1,6 @@
 #!/bin/bash
-# callsites.sh: a function called from three callers at known lines, on 2
+# callsites.sh: a function called from four callers at known lines (the
+# fourth calls it twice on one line), on 2
 # ranks (each with its own ASLR layout), with call sites at depth 1 (set on
 # the pattern) or 4 (set for the whole config): the file attributes every
 # call to its caller, file and line, with the same ids on both ranks, and
@@ -8,7 +9,8 @@
 # (or "profile-recover") the run is in profile mode: each caller's calls
 # are paths of their own, whose path_sites name the caller and line,
 # `scope callsites` gives the calls per site that a trace run of the same
-# program gives, and `scope tree` shows each path's call site.
+# program gives, and `scope tree` shows each path's call site (the two on
+# one line told apart by their offsets).
 # usage: callsites.sh 1|4 [recover|profile|profile-recover]
 #        (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
 set -euo pipefail
@@ -45,7 +47,7 @@ if [ "$mode" = recover ]; then
 else
     $MPIRUN -n 2 "$SCOPE_CLI" run "${run_mode[@]}" -c scope.conf -- "$PROGRAM" >out.txt 2>err.txt ||
         fail "run failed"
-    wrote="12 calls, 2 ranks"
+    wrote="16 calls, 2 ranks"
     [ -z "$profile" ] || wrote="a profile, 2 ranks"
     grep -q "^scope: wrote profiling_data.h5 ($wrote)" err.txt || fail "not written"
     [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "scope said more than one line"
@@ -56,7 +58,7 @@ check="wrong call sites in the file"
 import sys, h5py
 depth, program, profile = int(sys.argv[1]), sys.argv[2], sys.argv[4] == "1"
 lines = {w[1]: int(w[2]) for w in (l.split() for l in open(sys.argv[3])) if w and w[0] == "line"}
-want = {"caller_a": 1, "caller_b": 2, "caller_c": 3}
+want = {"caller_a": 1, "caller_b": 2, "caller_c": 3, "caller_d": 2}
 with h5py.File("profiling_data.h5") as f:
     frames = f["metadata/callsite_frames"][:]
     sites = f["metadata/callsites"][:]
@@ -70,10 +72,10 @@ with h5py.File("profiling_data.h5") as f:
             assert len(region["start_times"]) == 0, "a profile with calls"
             calls = region["path_calls"][:]
             ids = [i for i, n in zip(region["path_sites"][:], calls) for _ in range(n)]
-            assert sum(calls) == int(region.attrs["calls"]) == 6, f"rank {r}: paths {calls}"
+            assert sum(calls) == int(region.attrs["calls"]) == 8, f"rank {r}: paths {calls}"
         else:
             ids = region["callsite_ids"][:]
-        assert len(ids) == 6, f"rank {r}: {len(ids)} call sites for 6 calls"
+        assert len(ids) == 8, f"rank {r}: {len(ids)} call sites for 8 calls"
         counts = {}
         for i in ids:
             assert i >= 0, f"rank {r}: a call without call site"
@@ -93,7 +95,7 @@ print("ok: every call attributed to its caller and line on both ranks")
 PY
 
 "$SCOPE_CLI" callsites profiling_data.h5 --format csv >cs.csv 2>err.txt || fail "scope callsites failed"
-for caller in a b c; do
+for caller in a b c d; do
     line=$(awk -v c="caller_$caller" '$2 == c {print $3}' callsites.txt)
     grep -q "caller_$caller (.*callsites.c:$line)" cs.csv || fail "caller_$caller:$line missing"
 done
@@ -111,15 +113,19 @@ def calls(path):
     return {(r["region"], r["callsite"], r.get("called_from")): int(r["calls"]) for r in rows}
 profile, trace = calls(sys.argv[1]), calls(sys.argv[2])
 assert profile == trace, f"profile {profile}\ntrace {trace}"
-assert sum(n for (region, _, _), n in profile.items() if region == "measured") == 12, profile
+assert sum(n for (region, _, _), n in profile.items() if region == "measured") == 16, profile
 print("ok: scope callsites gives the profile's calls per site as the trace's")
 PY
 "$SCOPE_CLI" tree profiling_data.h5 --rank 1 --format csv >tree.csv 2>err.txt || fail "scope tree"
-for caller in a b c; do
+for caller in a b c d; do
     line=$(awk -v c="caller_$caller" '$2 == c {print $3}' callsites.txt)
-    want=$(( $(printf 'a\nb\nc\n' | grep -n "$caller" | cut -d: -f1) ))   # a 1, b 2, c 3 calls
+    case $caller in a) want=1 ;; b | d) want=2 ;; c) want=3 ;; esac
     got=$(awk -F, -v c="caller_$caller" -v l=":$line)" \
         '$1 == "measured" && index($7, c " (") == 1 && index($7, l) {n += $2} END {print n + 0}' tree.csv)
     [ "$got" = "$want" ] || fail "scope tree: $got calls of measured from caller_$caller:$line, want $want"
 done
+line=$(awk '$2 == "caller_d" {print $3}' callsites.txt)
+sites=$(awk -F, -v l=":$line) [+0x" '$1 == "measured" && index($7, "caller_d (") == 1 &&
+    index($7, l) {print $7}' tree.csv | sort -u | wc -l)
+[ "$sites" = 2 ] || fail "scope tree: the two calls on line $line of caller_d do not read apart"
 echo "ok: scope tree shows each path's call site"

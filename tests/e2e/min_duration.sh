@@ -27,7 +27,7 @@ $MPIRUN -n 2 "$SCOPE_CLI" run -c calls.conf -o trace.h5 -- "$PROGRAM" $steps >/d
     2>err.txt || fail "trace run"
 $MPIRUN -n 2 "$SCOPE_CLI" run -c fold.conf -o fold.h5 -- "$PROGRAM" $steps >/dev/null \
     2>err.txt || fail "run with min_duration"
-grep -q "^scope: wrote fold.h5 ([0-9]* calls stored, the others folded into statistics, 2 ranks)$" \
+grep -q "^scope: wrote fold.h5 ([0-9]* calls stored, the others folded into statistics, 2 ranks): " \
     err.txt || fail "no file written, or not said so"
 SCOPE_MIN_DURATION=20us $MPIRUN -n 1 "$SCOPE_CLI" run -c calls.conf -o env.h5 -- "$PROGRAM" \
     $steps >/dev/null 2>err.txt || fail "run with SCOPE_MIN_DURATION"

@@ -30,7 +30,13 @@ $MPIRUN -n 2 "$SCOPE_CLI" run -c calls.conf -o trace.h5 -- "$PROGRAM" $steps >/d
     fail "trace run"
 $MPIRUN -n 2 "$SCOPE_CLI" run --mode profile -c calls.conf -o profile.h5 -- "$PROGRAM" $steps \
     >/dev/null 2>err.txt || fail "profile run (--mode)"
-grep -q "^scope: wrote profile.h5 (a profile, 2 ranks)$" err.txt || fail "no profile written"
+line=$(grep "^scope: wrote profile.h5 (a profile, 2 ranks): " err.txt) || fail "no profile written"
+# the closing line gives the file's size (under 1 MiB: KiB, one decimal) and the seconds taken
+kib=$(stat -c %s profile.h5 | awk '{printf "%.1f KiB", $1 / 1024}')
+case $line in
+*": $kib in "[0-9]*.[0-9][0-9]" s") ;;
+*) fail "closing line without the file's size ($kib) and seconds: $line" ;;
+esac
 SCOPE_MODE=profile $MPIRUN -n 2 "$SCOPE_CLI" run -c calls.conf -o long.h5 -- "$PROGRAM" \
     $((10 * steps)) >/dev/null 2>err.txt || fail "profile run (SCOPE_MODE)"
 SCOPE_TEST_RANKS_PER_NODE=1 $MPIRUN -n 2 "$SCOPE_CLI" run -c profile.conf -o nodes.h5 -- \

@@ -1,6 +1,6 @@
-/* callsites.c: one hooked function reached from three callers, once, twice
- * and three times, each call on a line the program prints ("line caller_b
- * 42"), so that a test can check that every call is attributed to its
+/* callsites.c: one hooked function reached from four callers, once, twice,
+ * three times, and twice from one line (two calls on it), each call on a
+ * line the program prints ("line caller_b 42"), so that a test can check that every call is attributed to its
  * caller and line. Built at -O2 -g like a user's code; the callers use the
  * result after the call, so that none of them becomes a tail call. With
  * the argument "abort", rank 0 also prints its pid and calls MPI_Abort once
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int line_a, line_b, line_c;
+static int line_a, line_b, line_c, line_d;
 
 /* The call, noting the line it is on. */
 #define CALL(line, x) ((line) = __LINE__, measured(x))
@@ -42,18 +42,23 @@ __attribute__((noinline)) double caller_c(double x)
     return x;
 }
 
+__attribute__((noinline)) double caller_d(double x)
+{
+    return CALL(line_d, x) * CALL(line_d, x + 1.0);
+}
+
 int main(int argc, char **argv)
 {
     int rank;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    double x = caller_a(rank) + caller_b(rank) + caller_c(rank);
+    double x = caller_a(rank) + caller_b(rank) + caller_c(rank) + caller_d(rank);
     int abort_after = argc > 1 && strcmp(argv[1], "abort") == 0;
     if (rank == 0) {
         FILE *out = fopen("callsites.txt", "w");
         if (!out || fprintf(out, "line caller_a %d\nline caller_b %d\nline caller_c %d\n"
-                            "result %g\npid %d\n", line_a, line_b, line_c, x,
-                            (int)getpid()) < 0 || fclose(out) != 0) {
+                            "line caller_d %d\nresult %g\npid %d\n", line_a, line_b, line_c,
+                            line_d, x, (int)getpid()) < 0 || fclose(out) != 0) {
             perror("callsites.txt");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }

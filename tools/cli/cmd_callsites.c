@@ -4,7 +4,6 @@
 #include "callsite_text.h"
 #include "cli.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,69 +20,38 @@ static const char *slowest_text(const scope_callsite_stats *s, char *buf, size_t
     return buf;
 }
 
-struct label_rows {
-    const scope_callsite_stats *st;
-    char **label;   /* per row: callsite text, called_from text */
-};
-
-/* Orders rows by region, then callsite text, then called_from text. */
-static int compare_rows(const void *a, const void *b, void *ctx)
-{
-    const struct label_rows *rows = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    if (rows->st[i].region != rows->st[j].region)
-        return rows->st[i].region < rows->st[j].region ? -1 : 1;
-    int c = strcmp(rows->label[2 * i], rows->label[2 * j]);
-    return c ? c : strcmp(rows->label[2 * i + 1], rows->label[2 * j + 1]);
-}
-
-/* The callsite and called_from texts of each row, malloc'd. Two sites of
- * one region that read alike (two calls on one line, or one line inlined
- * into two places) get the offset of their return address in the
- * function, so that their rows can be told apart. NULL: out of memory. */
+/* Per row: the callsite text (two sites of one region that read alike
+ * told apart by their offsets), then the called_from text, malloc'd; NULL
+ * when out of memory. */
 static char **row_labels(const scope_file *f, const scope_callsite_stats *st, size_t n,
                          size_t depth)
 {
     char **label = calloc(2 * n + 1, sizeof *label);   /* + 1: n may be 0 */
+    char **from = calloc(n + 1, sizeof *from);
+    long *sites = calloc(n + 1, sizeof *sites);
+    uint64_t *region = calloc(n + 1, sizeof *region);
     char text[4096];
-    for (size_t i = 0; label && i < n; i++) {
-        long site = st[i].callsite;
-        label[2 * i] = strdup(site < 0 ? "(none)" : callsite_text(f, site, 0, 1, "", text,
-                                                                  sizeof text));
-        label[2 * i + 1] = strdup(callsite_text(f, site, 1, depth, " < ", text, sizeof text));
-    }
-    /* Rows sorted by region and texts: rows that read alike are neighbours. */
-    size_t *order = calloc(n + 1, sizeof *order);
-    bool *shared = calloc(n + 1, sizeof *shared);
-    bool ok = label && order && shared;
-    for (size_t i = 0; ok && i < 2 * n; i++)
-        ok = label[i] != NULL;
-    struct label_rows rows = {st, label};
-    for (size_t i = 0; ok && i < n; i++)
-        order[i] = i;
-    if (ok)
-        qsort_r(order, n, sizeof *order, compare_rows, &rows);
-    for (size_t k = 1; ok && k < n; k++)
-        if (compare_rows(&order[k - 1], &order[k], &rows) == 0)
-            shared[order[k - 1]] = shared[order[k]] = true;
-    free(order);
+    bool ok = label && from && sites && region;
     for (size_t i = 0; ok && i < n; i++) {
-        const scope_frame *fr = shared[i] && st[i].callsite >= 0
-                                    ? scope_callsite_frame(f, (size_t)st[i].callsite, 0)
-                                    : NULL;
-        if (!fr)
-            continue;
-        snprintf(text, sizeof text, "%s [+0x%" PRIx64 "]", label[2 * i], fr->offset);
-        free(label[2 * i]);
-        label[2 * i] = strdup(text);
+        sites[i] = st[i].callsite;
+        region[i] = st[i].region;
+        ok = (from[i] = strdup(callsite_text(f, sites[i], 1, depth, " < ", text,
+                                             sizeof text))) != NULL;
     }
-    for (size_t i = 0; ok && i < 2 * n; i++)
-        ok = label[i] != NULL;   /* a strdup of a longer label may have failed */
-    free(shared);
-    if (ok)
+    char **first = ok ? callsite_texts_apart(f, sites, region, (const char *const *)from, n)
+                      : NULL;
+    for (size_t i = 0; first && i < n; i++) {
+        label[2 * i] = first[i];
+        label[2 * i + 1] = from[i];
+    }
+    free(sites);
+    free(region);
+    if (first) {
+        free(first);
+        free(from);
         return label;
-    for (size_t i = 0; label && i < 2 * n; i++)
-        free(label[i]);
+    }
+    callsite_texts_free(from, n);
     free(label);
     return NULL;
 }
@@ -160,9 +128,7 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
         if (payload)
             size_cells(t, &st[i]);
     }
-    for (size_t i = 0; i < 2 * n; i++)
-        free(label[i]);
-    free(label);
+    callsite_texts_free(label, 2 * n);
     free(st);
     return 0;
 }

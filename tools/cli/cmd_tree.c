@@ -40,11 +40,26 @@ static void fill(table *t, const scope_call *calls, size_t n, const scope_childr
 }
 
 /* A profile's call paths, depth first, each indented under its caller,
- * with the call site of those that have one when the file has them. */
-static void fill_paths(table *t, const scope_file *f, const scope_flame_node *nodes, size_t n)
+ * with the call site of those that have one when the file has them (two
+ * paths of one caller and region whose sites read alike told apart by
+ * their offsets). -1 when out of memory. */
+static int fill_paths(table *t, const scope_file *f, const scope_flame_node *nodes, size_t n)
 {
     bool sites = scope_has_callsites(f);
-    char text[4096];
+    char **site_text = NULL;
+    if (sites) {
+        long *site = calloc(n + 1, sizeof *site);
+        uint64_t *group = calloc(n + 1, sizeof *group);   /* (parent, region) */
+        for (size_t i = 0; site && group && i < n; i++) {
+            site[i] = nodes[i].callsite;
+            group[i] = (uint64_t)(nodes[i].parent + 1) << 32 | (uint32_t)nodes[i].region;
+        }
+        site_text = site && group ? callsite_texts_apart(f, site, group, NULL, n) : NULL;
+        free(site);
+        free(group);
+        if (!site_text)
+            return -1;
+    }
     table_column(t, "path", COL_TEXT);
     table_column(t, "calls", COL_INT);
     table_column(t, "total", COL_DURATION);
@@ -61,8 +76,10 @@ static void fill_paths(table *t, const scope_file *f, const scope_flame_node *no
         table_num(t, nodes[i].calls ? (double)nodes[i].total_ns / 1e9 / (double)nodes[i].calls : 0);
         table_int(t, nodes[i].depth);
         if (sites)
-            table_text(t, callsite_text(f, nodes[i].callsite, 0, 1, "", text, sizeof text));
+            table_text(t, nodes[i].callsite < 0 ? "" : site_text[i]);
     }
+    callsite_texts_free(site_text, n);
+    return 0;
 }
 
 static int run_paths(scope_file *f, const scope_filter *flt, int rank, report *out,
@@ -72,9 +89,11 @@ static int run_paths(scope_file *f, const scope_filter *flt, int rank, report *o
     scope_flame_node *nodes = scope_flame_tree_ex(f, flt, rank, SCOPE_FLAME_PATH_SITES, &n, err);
     if (!nodes)
         return -1;
-    fill_paths(report_table(out, "paths", false), f, nodes, n);
+    int rc = fill_paths(report_table(out, "paths", false), f, nodes, n);
     free(nodes);
-    return 0;
+    if (rc != 0)
+        snprintf(err->message, sizeof err->message, "out of memory");
+    return rc;
 }
 
 static int run(scope_file *f, const cli_options *opt, report *out, scope_error *err)

@@ -97,8 +97,8 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
             recover_name_callsites(proc, &sites, &rw->sites, &map, rw->report);
             g.comm_ids = scope_comm_merge_add(&rw->comms, g.payload.comms, g.payload.ncomms,
                                               g.payload.members, &g.ncomm_ids);
-            for (size_t r = 0; g.profile && r < g.profile->nregions; r++)
-                rw->counted += (uint64_t)g.profile->regions[r].stats.calls;
+            for (size_t s = 0; g.profile && s < g.profile->nused; s++)
+                rw->counted += (uint64_t)g.profile->regions[s].stats.calls;
             rc = scope_write_rank(api, w, &info, &g, map, recover_region_info, m);
             if (rc != 0)
                 snprintf(err, errlen, "%s",
