@@ -41,6 +41,11 @@ PY
 
 "$SCOPE_CLI" pack profiling_data.h5 -o single.h5 2>pack.txt || fail "pack: $(cat pack.txt)"
 grep -q "wrote single.h5 (3 ranks joined from node files)" pack.txt || fail "pack said: $(cat pack.txt)"
+# on a terminal (script's), a pack shows which top-level object it copied (at once: test-only)
+SCOPE_TEST_PROGRESS=1 script -qec "'$SCOPE_CLI' pack profiling_data.h5 -o tty.h5" /dev/null \
+    >tty.txt || fail "pack on a terminal"
+tr '\r' '\n' <tty.txt | grep -q "^scope: pack: /rank4 copied ([0-9]* of [0-9]*)" ||
+    fail "no progress line on a terminal: $(cat -v tty.txt)"
 mv profiling_data.h5.d elsewhere
 "$SCOPE_CLI" summary single.h5 --format csv >single.csv
 cmp -s linked.csv single.csv || fail "the packed file reads differently: $(diff linked.csv single.csv)"

@@ -3,8 +3,11 @@
  * external link to a node's part, is copied whole (datasets keep their
  * compressed chunks). Attributes are copied one by one afterwards: HDF5
  * 1.10's object copy crashes on variable-length string attributes kept in
- * dense storage (more than 8 on an object, as /metadata has). */
+ * dense storage (more than 8 on an object, as /metadata has). A long pack
+ * shows its progress on a terminal. */
 #include "pack.h"
+#include "clock.h"
+#include "log.h"
 
 #include <hdf5.h>
 #include <stdio.h>
@@ -15,6 +18,8 @@
 struct pack {
     hid_t out;
     size_t linked;
+    size_t copied, objects;   /* top-level objects copied, of */
+    int64_t began;            /* monotonic ns */
     const char *failed;   /* the name whose copy failed */
     char failed_name[256];
 };
@@ -99,6 +104,9 @@ static herr_t copy_one(hid_t root, const char *name, const H5L_info_t *info, voi
         H5Oclose(top);
     if (ocpypl >= 0)
         H5Pclose(ocpypl);
+    p->copied++;
+    scope_progress(scope_monotonic_ns() - p->began, "pack: /%s copied (%zu of %zu)", name,
+                   p->copied, p->objects);
     if (ok)
         return 0;
     snprintf(p->failed_name, sizeof p->failed_name, "%s", name);
@@ -114,7 +122,7 @@ int scope_pack(const char *in, const char *out, size_t *linked, char *err, size_
     void *old_data;
     H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    struct pack p = {.out = H5I_INVALID_HID};
+    struct pack p = {.out = H5I_INVALID_HID, .began = scope_monotonic_ns()};
     int rc = -1;
     hid_t src = H5Fopen(in, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (src < 0) {
@@ -127,7 +135,11 @@ int scope_pack(const char *in, const char *out, size_t *linked, char *err, size_
         goto done;
     }
     hsize_t idx = 0;
-    if (H5Literate(src, H5_INDEX_NAME, H5_ITER_INC, &idx, copy_one, &p) < 0) {
+    H5G_info_t top;
+    p.objects = H5Gget_info(src, &top) >= 0 ? (size_t)top.nlinks : 0;
+    herr_t copied = H5Literate(src, H5_INDEX_NAME, H5_ITER_INC, &idx, copy_one, &p);
+    scope_progress_end();
+    if (copied < 0) {
         snprintf(err, errlen, "%s: cannot copy /%s%s", in, p.failed ? p.failed : "",
                  p.linked ? " (is the node's file in its .d directory?)" : "");
         goto done;
