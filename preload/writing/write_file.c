@@ -67,7 +67,8 @@ static int write_into(const struct scope_writer_api *api, scope_writer *w, const
 {
     *events = le->count;
     scope_partial_file_set(api->temp_path(w));
-    int written = scope_write_rank(api, w, own, le, own_ids, scope_local_region_info, NULL) == 0 &&
+    int written = scope_write_rank(api, w, own, le, own_ids, scope_local_region_info, NULL,
+                                   scope_rt.clock.ns1) == 0 &&
                   (!more || more(api, w, ctx, events) == 0) &&
                   (!callsites || scope_write_callsites(api, w, callsites) == 0) &&
                   (!comms || api->communicators(w, comms) == 0);

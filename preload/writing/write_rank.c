@@ -2,7 +2,9 @@
  * the run's call-site table. */
 #include "write_rank.h"
 
+#include "clock.h"
 #include "encode_threads.h"
+#include "log.h"
 #include "profile_rank.h"
 
 #include <stdlib.h>
@@ -50,22 +52,30 @@ int scope_encode_region(struct scope_event_groups *g, size_t r, const int32_t *c
 struct placing {
     const struct scope_writer_api *api;
     scope_writer *w;
+    int rank;
+    size_t placed, calls;   /* calls placed so far, of */
+    int64_t began;
 };
 
 static int place_window(void *ctx, const struct region_window *win)
 {
     struct placing *p = ctx;
+    if (win->group == REGION_CALLS) {
+        p->placed += win->n;
+        scope_progress(scope_monotonic_ns() - p->began, "rank %d: %zu of %zu calls written",
+                       p->rank, p->placed, p->calls);
+    }
     return p->api->put_window(p->w, win);
 }
 
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *rank, struct scope_event_groups *g,
                      const int32_t *callsite_map, scope_region_info_fn region_info,
-                     const void *ctx)
+                     const void *ctx, int64_t began_ns)
 {
     struct scope_chunk *chunk = scope_chunk_new();
     struct region_encoder enc;
-    struct placing placing = {api, w};
+    struct placing placing = {api, w, rank->rank, 0, g->count, began_ns};
     int ready = region_encoder_init(&enc) == 0;
     region_encoder_use_helpers(&enc, scope_encode_threads());
     scope_rank_profile_name_sites(g->profile, callsite_map);
@@ -82,10 +92,12 @@ int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
             scope_event_groups_error(g) || api->end_region(w) != 0)
             goto fail;
     }
+    scope_progress_end();
     scope_chunk_free(chunk);
     region_encoder_free(&enc);
     return api->end_rank(w);
 fail:
+    scope_progress_end();
     scope_chunk_free(chunk);
     if (ready)
         region_encoder_free(&enc);

@@ -16,11 +16,12 @@ typedef struct scope_region_info (*scope_region_info_fn)(const struct scope_even
 
 /* callsite_map: the id in the file of each of the process's call sites
  * (its events' callsite and its profile's path sites, named here), NULL
- * when it has none. */
+ * when it has none. began_ns: when the caller's step began (monotonic), for
+ * a progress line on a terminal once it has taken a second (log.h). */
 int scope_write_rank(const struct scope_writer_api *api, scope_writer *w,
                      const struct scope_rank_info *rank, struct scope_event_groups *g,
                      const int32_t *callsite_map, scope_region_info_fn region_info,
-                     const void *ctx);
+                     const void *ctx, int64_t began_ns);
 
 /* Region r's calls encoded window by window as the file stores them,
  * each window handed to emit (call sites mapped through callsite_map, as

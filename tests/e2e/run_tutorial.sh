@@ -23,3 +23,10 @@ grep -q "^scope: wrote profiling_data.h5 ($((21 * nranks)) calls, $nranks rank" 
 [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || { echo "FAIL: scope said more than one line"; exit 1; }
 [ ! -e profiling_data.h5.tmp.* ] 2>/dev/null || { echo "FAIL: temporary file left"; exit 1; }
 "$PYTHON" "$CHECKER" "$SCOPE_CLI" profiling_data.h5 "$nranks"
+if [ "$mode" = serial ]; then
+    # on a terminal (script's), writing shows the calls written so far (at once: test-only)
+    SCOPE_TEST_PROGRESS=1 script -qec "'$SCOPE_CLI' run -c '$CONFIG' -o tty.h5 -- '$PROGRAM'" \
+        /dev/null >tty.txt || { echo "FAIL: run on a terminal"; exit 1; }
+    tr '\r' '\n' <tty.txt | grep -q "^scope: rank 0: 21 of 21 calls written" ||
+        { echo "FAIL: no progress line on a terminal: $(cat -v tty.txt)"; exit 1; }
+fi

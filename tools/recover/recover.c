@@ -99,7 +99,7 @@ static int write_ranks(struct run_writing *rw, scope_writer *w, const struct rec
                                               g.payload.members, &g.ncomm_ids);
             for (size_t s = 0; g.profile && s < g.profile->nused; s++)
                 rw->counted += (uint64_t)g.profile->regions[s].stats.calls;
-            rc = scope_write_rank(api, w, &info, &g, map, recover_region_info, m);
+            rc = scope_write_rank(api, w, &info, &g, map, recover_region_info, m, rw->began);
             if (rc != 0)
                 snprintf(err, errlen, "%s",
                          scope_event_groups_error(&g) ? scope_event_groups_error(&g) : api->error(w));
