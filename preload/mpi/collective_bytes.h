@@ -79,6 +79,14 @@ static inline int64_t broadcast_bytes(int64_t count, MPI_Datatype type, int root
     return is_root(c, root) ? type_bytes(count, type) : 0;
 }
 
+/* MPI_Reduce: this rank's contribution; none from the root's group on an
+ * intercommunicator, which only receives. */
+static inline int64_t reduce_bytes(int64_t count, MPI_Datatype type, int root,
+                                   const struct scope_comm *c)
+{
+    return in_root_group(c, root) ? 0 : type_bytes(count, type);
+}
+
 /* MPI_Scatter (no counts) and MPI_Scatterv: the root's send buffer. */
 static inline int64_t scatter_bytes(int64_t count, struct count_array counts, MPI_Datatype type,
                                     int root, const struct scope_comm *c)

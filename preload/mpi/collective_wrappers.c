@@ -135,7 +135,7 @@ V_COLLECTIVES(_C, _c, MPI_Count, MPI_Aint)
                (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \
                 MPI_Op op, int root, MPI_Comm comm),                                         \
                (sendbuf, recvbuf, count, type, op, root, comm), comm,                        \
-               type_bytes(count, type), root)                                                \
+               reduce_bytes(count, type, root, c), root)                                     \
     BOTH_FORMS(ALLREDUCE##SUFFIX_F, Allreduce##SUFFIX, IALLREDUCE##SUFFIX_F,                 \
                Iallreduce##SUFFIX,                                                           \
                (const void *sendbuf, void *recvbuf, COUNT count, MPI_Datatype type,          \

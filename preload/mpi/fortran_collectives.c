@@ -45,7 +45,7 @@ static int64_t collective_bytes(const struct collective_desc *d, void *const *a,
     case BCAST:
         return broadcast_bytes(fortran_count(a, d->sendcount), st, root, c);
     case REDUCE:
-        return type_bytes(fortran_count(a, d->sendcount), st);
+        return reduce_bytes(fortran_count(a, d->sendcount), st, root, c);
     case REDUCE_SCATTER:
         return type_bytes(per_rank(0, fortran_counts(a, d->sendcount), c), st);
     case REDUCE_SCATTER_BLOCK:

@@ -4,7 +4,8 @@ run on 4 ranks must say what every collective carried, exactly: bytes
 a world rank, the communicator (world, or the one split by parity); a
 call that failed (an invalid datatype) recorded without payload; on an
 intercommunicator the rooted v forms' root (MPI_ROOT) and the other ranks
-of its group (MPI_PROC_NULL) as well as the remote group; the v
+of its group (MPI_PROC_NULL) as well as the remote group, and a reduce's
+root group sending nothing; the v
 forms' bytes to and from each peer (peer_* datasets, a message per call),
 and the same per (sender, receiver) from `scope comm --collectives`; with
 LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms)
@@ -39,7 +40,7 @@ with h5py.File(sys.argv[1]) as f:
             "MPI_Alltoallv": [(4 * (r + 1) * (2 + 3 + 4 + 5), -1, 0)],
             "MPI_Bcast": [(5 * 48 if r == 2 else 0, 2, 0), (4 if r // 2 == 1 else 0, 2 + r % 2, None),
                           (0, -1, -1)],   # failed: recorded, without payload
-            "MPI_Reduce": [(80, 1, 0)],
+            "MPI_Reduce": [(80, 1, 0), (0 if r % 2 else 8, -1 if r % 2 else 1, "inter")],
             "MPI_Gather": [(28, 3, 0)],
             "MPI_Scatterv": [(40 if r == 0 else 0, 0, 0),
                              (16 if r == 3 else 0, -1 if r % 2 else 3, "inter")],

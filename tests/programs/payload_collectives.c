@@ -12,7 +12,8 @@
  * 0 and 1) MPI_Gatherv to world rank 0 (MPI_ROOT; world rank 2:
  * MPI_PROC_NULL) of r + 1 ints from each odd rank r and MPI_Scatterv from
  * world rank 3 (MPI_ROOT; world rank 1: MPI_PROC_NULL) of r + 1 ints to
- * each even rank r; last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
+ * each even rank r, and MPI_Reduce of 2 ints from each even rank to world
+ * rank 1 (MPI_ROOT; world rank 3: MPI_PROC_NULL); last, with MPI_ERRORS_RETURN, an MPI_Bcast of an invalid
  * datatype, which fails and must be recorded all the same. Where the MPI
  * library has the MPI-4 large-count forms (SCOPE_MPI_LARGE_COUNT, their
  * prototypes from preload/mpi/large_count.h), before that: MPI_Bcast_c of
@@ -78,6 +79,8 @@ int main(int argc, char **argv)
                 odd ? 0 : rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
     MPI_Scatterv(ints, to_even, to_even_at, MPI_INT, more, odd ? 0 : rank + 1, MPI_INT,
                  odd ? (rank == 3 ? MPI_ROOT : MPI_PROC_NULL) : 1, inter);
+    MPI_Reduce(ints, more, 2, MPI_INT, MPI_SUM, odd ? (rank == 1 ? MPI_ROOT : MPI_PROC_NULL) : 0,
+               inter);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
 #ifdef SCOPE_MPI_LARGE_COUNT
