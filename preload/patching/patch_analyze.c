@@ -222,13 +222,35 @@ static size_t next_branch_byte(struct branch_bytes *it)
 }
 
 /* Whether some byte of piece could begin a direct branch into (lo, hi):
- * most functions are ruled out without decoding their whole body. */
+ * most functions are ruled out without decoding their whole body, and
+ * most of a body's bytes need only be read as the start of a rel32 form. */
 static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
 {
     uintptr_t target;
-    struct branch_bytes it = branch_bytes_of(piece, 1);
+    /* call, jmp and jcc rel32: from anywhere */
+    struct branch_bytes it = branch_bytes_of(piece, 0);
     for (size_t i = next_branch_byte(&it); i < piece->size; i = next_branch_byte(&it))
-        if (byte_branch(piece, i, 1, &target) && target > lo && target < hi)
+        if (byte_branch(piece, i, 0, &target) && target > lo && target < hi)
+            return 1;
+    /* xbegin rel32 (c7 f8), rare: from anywhere too */
+    for (const uint8_t *b = piece->bytes, *end = piece->bytes + piece->size;
+         (b = memmem(b, (size_t)(end - b), "\xc7\xf8", 2)) != NULL; b++)
+        if (byte_branch(piece, (size_t)(b - piece->bytes), 1, &target) && target > lo &&
+            target < hi)
+            return 1;
+    /* rel8 forms reach 128 bytes back and 127 on from their end: only the
+     * bytes within that of the window can begin one that lands in it */
+    int64_t from = (int64_t)(lo - piece->address) - 129, to = (int64_t)(hi - piece->address) + 126;
+    from = from < 0 ? 0 : from;
+    to = to > (int64_t)piece->size ? (int64_t)piece->size : to;
+    if (from >= to)
+        return 0;
+    size_t with = (size_t)to + 8 < piece->size ? (size_t)to + 8 : piece->size;
+    struct scope_code near = {piece->bytes + from, piece->address + (uintptr_t)from,
+                              with - (size_t)from};
+    it = branch_bytes_of(&near, 1);
+    for (size_t i = next_branch_byte(&it); i < (size_t)(to - from); i = next_branch_byte(&it))
+        if (byte_branch(&near, i, 1, &target) && target > lo && target < hi)
             return 1;
     return 0;
 }
