@@ -130,6 +130,40 @@
     X(IALLTOALLV_C, "MPI_Ialltoallv_c", "collective")     \
     X(ALLTOALLW_C, "MPI_Alltoallw_c", "collective")       \
     X(IALLTOALLW_C, "MPI_Ialltoallw_c", "collective")     \
+    /* MPI-4 persistent collectives (MPICH 4.0) */          \
+    X(BARRIER_INIT, "MPI_Barrier_init", "collective")       \
+    X(BCAST_INIT, "MPI_Bcast_init", "collective")           \
+    X(REDUCE_INIT, "MPI_Reduce_init", "collective")         \
+    X(ALLREDUCE_INIT, "MPI_Allreduce_init", "collective")   \
+    X(REDUCE_SCATTER_INIT, "MPI_Reduce_scatter_init", "collective")\
+    X(REDUCE_SCATTER_BLOCK_INIT, "MPI_Reduce_scatter_block_init", "collective")\
+    X(SCAN_INIT, "MPI_Scan_init", "collective")             \
+    X(EXSCAN_INIT, "MPI_Exscan_init", "collective")         \
+    X(GATHER_INIT, "MPI_Gather_init", "collective")         \
+    X(GATHERV_INIT, "MPI_Gatherv_init", "collective")       \
+    X(SCATTER_INIT, "MPI_Scatter_init", "collective")       \
+    X(SCATTERV_INIT, "MPI_Scatterv_init", "collective")     \
+    X(ALLGATHER_INIT, "MPI_Allgather_init", "collective")   \
+    X(ALLGATHERV_INIT, "MPI_Allgatherv_init", "collective") \
+    X(ALLTOALL_INIT, "MPI_Alltoall_init", "collective")     \
+    X(ALLTOALLV_INIT, "MPI_Alltoallv_init", "collective")   \
+    X(ALLTOALLW_INIT, "MPI_Alltoallw_init", "collective")   \
+    X(BCAST_INIT_C, "MPI_Bcast_init_c", "collective")       \
+    X(REDUCE_INIT_C, "MPI_Reduce_init_c", "collective")     \
+    X(ALLREDUCE_INIT_C, "MPI_Allreduce_init_c", "collective")\
+    X(REDUCE_SCATTER_INIT_C, "MPI_Reduce_scatter_init_c", "collective")\
+    X(REDUCE_SCATTER_BLOCK_INIT_C, "MPI_Reduce_scatter_block_init_c", "collective")\
+    X(SCAN_INIT_C, "MPI_Scan_init_c", "collective")         \
+    X(EXSCAN_INIT_C, "MPI_Exscan_init_c", "collective")     \
+    X(GATHER_INIT_C, "MPI_Gather_init_c", "collective")     \
+    X(GATHERV_INIT_C, "MPI_Gatherv_init_c", "collective")   \
+    X(SCATTER_INIT_C, "MPI_Scatter_init_c", "collective")   \
+    X(SCATTERV_INIT_C, "MPI_Scatterv_init_c", "collective") \
+    X(ALLGATHER_INIT_C, "MPI_Allgather_init_c", "collective")\
+    X(ALLGATHERV_INIT_C, "MPI_Allgatherv_init_c", "collective")\
+    X(ALLTOALL_INIT_C, "MPI_Alltoall_init_c", "collective") \
+    X(ALLTOALLV_INIT_C, "MPI_Alltoallv_init_c", "collective")\
+    X(ALLTOALLW_INIT_C, "MPI_Alltoallw_init_c", "collective")\
     X(NEIGHBOR_ALLGATHER, "MPI_Neighbor_allgather", "p2p")  \
     X(INEIGHBOR_ALLGATHER, "MPI_Ineighbor_allgather", "p2p")    \
     X(NEIGHBOR_ALLGATHERV, "MPI_Neighbor_allgatherv", "p2p")    \

@@ -91,20 +91,21 @@ static void collective_peer_bytes(const struct collective_desc *d, const struct 
                                       NULL};
     struct peer_counts recv = {0, fortran_counts(a, d->recvcount), rt, NULL, rts};
     struct peer_counts reduced = {0, fortran_counts(a, d->sendcount), st, NULL, NULL};
+    struct peer_sink now = {.hook = w->hook};
     switch (d->shape) {
     case REDUCE_SCATTER:   /* its counts are the receive counts */
-        collective_peers(w, V_REDUCE_SCATTER, 0, &scalar_send, &reduced, -1, c);
+        collective_peers(&now, V_REDUCE_SCATTER, 0, &scalar_send, &reduced, -1, c);
         return;
     case GATHERV:
-        collective_peers(w, d->root ? V_GATHER : V_ALLGATHER, in_place, &scalar_send, &recv,
+        collective_peers(&now, d->root ? V_GATHER : V_ALLGATHER, in_place, &scalar_send, &recv,
                          fint(a, d->root), c);
         return;
     case SCATTERV:
-        collective_peers(w, V_SCATTER, 0, &send, &scalar_recv, fint(a, d->root), c);
+        collective_peers(&now, V_SCATTER, 0, &send, &scalar_recv, fint(a, d->root), c);
         return;
     case ALLTOALLV:
     case ALLTOALLW:
-        collective_peers(w, V_ALLTOALL, in_place, &send, &recv, -1, c);
+        collective_peers(&now, V_ALLTOALL, in_place, &send, &recv, -1, c);
         return;
     default:
         return;

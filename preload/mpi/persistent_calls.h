@@ -2,14 +2,16 @@
  * remember by handle (request_table.h) and record, for the C wrappers
  * (persistent_wrappers.c) and the Fortran ones (fortran_persistent.c)
  * alike: a persistent send's message, kept for every MPI_Start of it; a
- * persistent receive, pending once started; the message a probe found
+ * persistent receive, pending once started; a persistent collective's
+ * bytes, root and communicator (and, its init recorded, a v or w form's
+ * bytes per peer), kept for every start of it; the message a probe found
  * (source and tag from the status, 0 bytes) and the communicator of a
  * matched one, for the MPI_Mrecv or MPI_Imrecv that takes it. */
 #ifndef SCOPE_PERSISTENT_CALLS_H
 #define SCOPE_PERSISTENT_CALLS_H
 
+#include "collective_peers.h"
 #include "request_table.h"
-#include "wrapped_call.h"
 
 /* Scope's own MPI calls, not recorded (wrapped_call.h): around working out
  * what a handle stands for when the call itself is not recorded. */
@@ -52,13 +54,47 @@ static inline void add_init(struct wrapped_call *w, int peer, int tag, const str
              c);
 }
 
-/* Persistent request r started: its send recorded in w, or its receive
- * now pending. */
+/* A persistent collective made by an init on c (its wrapper's sink s:
+ * the init's hook, and what it keeps per peer when the init is recorded),
+ * remembered by its request: what one start of it moves, `bytes` (as its
+ * blocking form's call records them), to or from rank `root` of c (-1:
+ * none). */
+static inline void remember_collective(MPI_Request request, int64_t bytes, int root,
+                                       const struct scope_comm *c, const struct peer_sink *s)
+{
+    struct scope_handle_info coll = {.comm = c, .collective = 1, .bytes = bytes,
+                                     .peer = scope_comm_world_rank(c, root), .tag = -1,
+                                     .hook = s->hook, .n_shares = (uint32_t)s->n,
+                                     .shares = s->kept};
+    scope_handle_put(&scope_persistent_requests, SCOPE_HANDLE_KEY(request), &coll);
+}
+
+/* A persistent collective started: its bytes recorded in w as its
+ * blocking form's call records them, and its bytes per peer added to the
+ * peer totals under its init's hook (a collective's region: never part of
+ * the point-to-point matrix), whether or not the start itself is recorded. */
+static inline void collective_started(struct wrapped_call *w, int recorded,
+                                      const struct scope_handle_info *info)
+{
+    for (uint32_t i = 0; i < info->n_shares; i++)
+        scope_peer_totals_add(info->hook, info->shares[i].peer,
+                              (enum scope_peer_direction)info->shares[i].direction,
+                              info->shares[i].bytes);
+    if (recorded)
+        add_item(w, SCOPE_ITEM_CALL, info->bytes, info->peer, -1, info->comm);
+}
+
+/* Persistent request r started: its send or collective recorded in w, or
+ * its receive now pending. */
 static inline void started(struct wrapped_call *w, int recorded, MPI_Request r)
 {
     struct scope_handle_info info;
     if (!scope_handle_get(&scope_persistent_requests, SCOPE_HANDLE_KEY(r), &info, 0))
         return;
+    if (info.collective) {
+        collective_started(w, recorded, &info);
+        return;
+    }
     if (!info.send)
         scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(r), &info);
     if (!recorded)
@@ -74,7 +110,8 @@ static inline void started(struct wrapped_call *w, int recorded, MPI_Request r)
 static inline void request_freed(MPI_Request request)
 {
     struct scope_handle_info forgotten;
-    scope_handle_get(&scope_persistent_requests, SCOPE_HANDLE_KEY(request), &forgotten, 1);
+    if (scope_handle_get(&scope_persistent_requests, SCOPE_HANDLE_KEY(request), &forgotten, 1))
+        free(forgotten.shares);
     scope_handle_get(&scope_pending_recvs, SCOPE_HANDLE_KEY(request), &forgotten, 1);
 }
 

@@ -3,7 +3,10 @@
  * remember and record: persistent_calls.h). MPI_Send_init and its modes
  * remember their message by request (request_table.h), which every
  * MPI_Start of it records as sent; MPI_Recv_init's request, once started,
- * is a pending receive that the Wait or Test completing it records. The
+ * is a pending receive that the Wait or Test completing it records; a
+ * persistent collective's (its init: collective_wrappers.c), started, is
+ * recorded as one call of the collective and adds a v or w form's bytes
+ * per peer under its init's hook. The
  * init calls themselves move nothing (their peer and tag are recorded).
  * MPI_Probe and MPI_Iprobe record the message they found (source and tag
  * from the status, 0 bytes); MPI_Mprobe and MPI_Improbe also remember its

@@ -1,8 +1,8 @@
 /* request_table.h: MPI handles (requests, messages) a thread must know
  * again later, by handle, each with what scope will record then: the
  * receives started by MPI_Irecv, MPI_Imrecv or MPI_Start, resolved by the
- * Wait or Test that completes them; persistent requests until freed, for
- * MPI_Start; matched messages of MPI_Mprobe, for MPI_Mrecv. Per thread (a
+ * Wait or Test that completes them; persistent requests (point-to-point
+ * and collective) until freed, for MPI_Start; matched messages of MPI_Mprobe, for MPI_Mrecv. Per thread (a
  * handle used on another thread than the one that made it is not known
  * there). */
 #ifndef SCOPE_REQUEST_TABLE_H
@@ -14,12 +14,18 @@
 
 #include "comm_table.h"
 
+struct peer_share;                   /* collective_peers.h */
+
 /* What a handle stands for. */
 struct scope_handle_info {
     const struct scope_comm *comm;   /* never NULL in a table */
     int send;                        /* a persistent send (else a receive) */
-    int64_t bytes;                   /* a persistent send's */
-    int32_t peer, tag;               /* a persistent send's, as a world rank */
+    int collective;                  /* a persistent collective (MPI_Allreduce_init ...) */
+    int64_t bytes;                   /* a persistent send's or collective's, per start */
+    int32_t peer, tag;               /* a persistent send's (a collective's root), world rank */
+    uint32_t hook;                   /* a collective's init's, when it was recorded */
+    uint32_t n_shares;               /* a recorded v or w collective init's bytes per peer */
+    struct peer_share *shares;       /* (malloc'd; freed with the request) */
 };
 
 struct scope_handle_table {

@@ -11,8 +11,15 @@ and the same per (sender, receiver) from `scope comm --collectives`; with
 LARGE_COUNT=1 (the MPI library has the MPI-4 large-count forms)
 MPI_Bcast_c (one of a count no int holds), MPI_Allreduce_c, MPI_Scan_c,
 MPI_Exscan_c, MPI_Reduce_scatter_block_c, and MPI_Gatherv_c and
-MPI_Alltoallv_c with their bytes per peer.
-usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI LARGE_COUNT)"""
+MPI_Alltoallv_c with their bytes per peer; with PERSISTENT=1 (the MPI-4
+persistent collectives) every MPI_Start and MPI_Startall of
+MPI_Allreduce_init, MPI_Bcast_init and MPI_Alltoallv_init with the bytes,
+root and communicator of one such collective, the inits with none, the
+Alltoallv_init's bytes per peer (3 starts) under the init's region, in
+its peer_* datasets and `scope comm --collectives`, none under MPI_Start's,
+and `scope comm`'s point-to-point matrix empty (the program sends no
+message).
+usage: check_collectives.py FILE [DIR (unused)]  (env: SCOPE_CLI LARGE_COUNT PERSISTENT)"""
 import csv
 import io
 import os
@@ -22,6 +29,7 @@ import sys
 import h5py
 
 RANKS = 4
+PERSISTENT = os.environ.get("PERSISTENT") == "1"
 
 
 def fail(message):
@@ -83,6 +91,25 @@ with h5py.File(sys.argv[1]) as f:
                     [(b, p, c if w[2] is not None else None) for (b, p, c), w in
                      zip(got, want_large[name])] != want_large[name]:
                 fail(f"rank {r} {name}: (bytes, peer, comm) {got}, want {want_large[name]}")
+        # the persistent collectives: their inits move nothing, each start
+        # what one call of the blocking form does (Allreduce_init: 6 ints,
+        # Alltoallv_init: r + j + 1 ints to each rank j, Bcast_init: 9
+        # doubles from root 3), no peer totals under the starts' regions
+        want_persistent = {
+            "MPI_Allreduce_init": [(0, -1, 0)], "MPI_Bcast_init": [(0, 3, 0)],
+            "MPI_Alltoallv_init": [(0, -1, 0)],
+            "MPI_Start": [(24, -1, 0), (4 * (4 * r + 10), -1, 0)] * 3,
+            "MPI_Startall": [(72 if r == 3 else 0, 3, 0)] * 2,
+        }
+        for name, calls in want_persistent.items() if PERSISTENT else ():
+            g = f[f"rank{r}/regions/{name}"]
+            family = "p2p" if name.startswith("MPI_Start") else "collective"
+            got = list(zip(*(g[d][:].tolist() for d in ("bytes", "peer", "comm")))) \
+                if "bytes" in g else []   # calls without payload
+            if g.attrs.get("mpi_payload") not in (family, family.encode()) or got != calls:
+                fail(f"rank {r} {name}: (bytes, peer, comm) {got}, want {calls}")
+            if family == "p2p" and "peer_ranks" in g:
+                fail(f"rank {r} {name}: peer totals {g['peer_ranks'][:].tolist()}")
     # bytes sent by sender s to receiver t in each v form, 4-byte ints
     sent = {
         "MPI_Alltoallv": lambda s, t: 4 * (s + 1) * (t + 2),
@@ -95,16 +122,21 @@ with h5py.File(sys.argv[1]) as f:
     if os.environ.get("LARGE_COUNT") == "1":
         sent["MPI_Gatherv_c"] = lambda s, t: 4 * (s + 2) if t == 1 else None
         sent["MPI_Alltoallv_c"] = lambda s, t: 4 * (t + 1)
+    calls = {name: 1 for name in sent}
+    if PERSISTENT:   # three starts of one Alltoallv_init
+        sent["MPI_Alltoallv_init"] = lambda s, t: 3 * 4 * (s + t + 1)
+        calls["MPI_Alltoallv_init"] = 3
     for name, bytes_of in sent.items():
         for r in range(RANKS):
             want = []
             for p in range(RANKS):
                 for direction, (s, t) in ((0, (r, p)), (1, (p, r))):
                     if bytes_of(s, t) is not None:
-                        want.append((p, direction, 1, bytes_of(s, t)))
+                        want.append((p, direction, calls[name], bytes_of(s, t)))
             g = f[f"rank{r}/regions/{name}"]
             got = list(zip(*(g[d][:].tolist() for d in
-                             ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes"))))
+                             ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes")))) \
+                if "peer_ranks" in g else []
             if got != want:
                 fail(f"rank {r} {name}: (peer, direction, messages, bytes) {got}, want {want}")
     for parity, ids in halves.items():
@@ -129,7 +161,12 @@ for name, bytes_of in sent.items():
     for s in range(RANKS):
         for t in range(RANKS):
             if bytes_of(s, t) is not None:
-                want[(name, s, t)] = (1, bytes_of(s, t), bytes_of(s, t))
+                want[(name, s, t)] = (calls[name], bytes_of(s, t), bytes_of(s, t))
 if pairs != want:
     fail(f"scope comm --collectives pairs {sorted(pairs.items())}, want {sorted(want.items())}")
+p2p = subprocess.run([os.environ["SCOPE_CLI"], "comm", sys.argv[1], "--format", "csv"],
+                     capture_output=True, text=True)
+if p2p.returncode != 0 or p2p.stdout.split() != ["sender,receiver,messages,bytes"]:
+    fail(f"scope comm: a point-to-point matrix of a program without messages: {p2p.stdout}"
+         f"{p2p.stderr}")
 print("check_collectives: every collective's payload as expected")

@@ -22,7 +22,11 @@
  * nothing moves, the buffer is not read), MPI_Scan_c of 2 ints,
  * MPI_Exscan_c of 3 and MPI_Reduce_scatter_block_c of 1 int per rank,
  * MPI_Gatherv_c of r + 2 ints to root 1 and MPI_Alltoallv_c of j + 1 ints
- * to rank j. */
+ * to rank j. Where it has the MPI-4 persistent collectives
+ * (SCOPE_MPI_PERSISTENT_COLLECTIVES), then: MPI_Allreduce_init of 6 ints
+ * and MPI_Alltoallv_init of r + j + 1 ints to rank j, each started 3 times
+ * by MPI_Start, and MPI_Bcast_init of 9 doubles from root 3 started twice
+ * by MPI_Startall, all three freed by MPI_Request_free. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -100,6 +104,31 @@ int main(int argc, char **argv)
                   MPI_COMM_WORLD);
     MPI_Alltoallv_c(ints, to_each, to_at, MPI_INT, more, from_each, from_at, MPI_INT,
                     MPI_COMM_WORLD);
+#endif
+#ifdef SCOPE_MPI_PERSISTENT_COLLECTIVES
+    MPI_Request persistent[3];
+    int to_peer[4], to_peer_at[4], from_peer[4], from_peer_at[4];
+    for (int j = 0; j < 4; j++) {
+        to_peer[j] = from_peer[j] = rank + j + 1;
+        to_peer_at[j] = from_peer_at[j] = j * 8;
+    }
+    MPI_Allreduce_init(ints, more, 6, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       &persistent[0]);
+    MPI_Bcast_init(doubles, 9, MPI_DOUBLE, 3, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent[1]);
+    MPI_Alltoallv_init(ints, to_peer, to_peer_at, MPI_INT, more + 2048, from_peer, from_peer_at,
+                       MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent[2]);
+    for (int round = 0; round < 3; round++) {
+        MPI_Start(&persistent[0]);
+        MPI_Wait(&persistent[0], MPI_STATUS_IGNORE);
+        MPI_Start(&persistent[2]);
+        MPI_Wait(&persistent[2], MPI_STATUS_IGNORE);
+    }
+    for (int round = 0; round < 2; round++) {
+        MPI_Startall(1, &persistent[1]);
+        MPI_Wait(&persistent[1], MPI_STATUS_IGNORE);
+    }
+    for (int i = 0; i < 3; i++)
+        MPI_Request_free(&persistent[i]);
 #endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_Bcast(ints, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS) {
