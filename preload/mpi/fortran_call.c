@@ -12,6 +12,7 @@
 #include "log.h"
 
 __thread int scope_fortran_form __attribute__((tls_model("initial-exec")));
+__thread void *scope_binding_caller __attribute__((tls_model("initial-exec")));
 
 fortran_fn scope_fortran_real(const char *name)
 {

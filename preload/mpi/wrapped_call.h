@@ -79,7 +79,14 @@ static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, i
     w->item[w->n++] = (struct scope_payload_item){bytes, peer, tag, c ? c->id : -1, (int32_t)kind};
 }
 
-/* Records the call; `caller` is its return address in the application. A
+/* The program's return address a Fortran binding stands for, while a
+ * Fortran entry point scope passes through (fortran_collectives.c: the
+ * persistent collectives' inits) runs the binding that calls the C
+ * function: the recorded call's site instead of the binding's. */
+extern __thread void *scope_binding_caller __attribute__((tls_model("initial-exec")));
+
+/* Records the call; `caller` is its return address in the application (or
+ * scope_binding_caller's, when set). A
  * call that carried nothing (a Test or Iprobe that found nothing, a Wait
  * completing only sends, a failed call) is recorded as a timed call, no
  * payload header: polling loops cost no more than timed only. A call
@@ -88,6 +95,10 @@ static inline void add_item(struct wrapped_call *w, enum scope_item_kind kind, i
 static inline void call_ends(struct wrapped_call *w, void *caller)
 {
     scope_tls.busy--;
+    if (scope_binding_caller) {
+        caller = scope_binding_caller;
+        scope_binding_caller = NULL;
+    }
     if (scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller,
                                 w->n ? w->item : NULL, w->n) == SCOPE_CALL_COUNTED)
         for (size_t i = 0; i < w->n; i++)

@@ -13,8 +13,11 @@ subroutines, not the MPI library's Fortran bindings; the v and w
 collectives' bytes to and from each peer (peer_*); with LARGE_COUNT=1
 (mpi_f08 on an MPI with the MPI-4 large-count forms) the calls its counts
 of kind MPI_COUNT_KIND made, recorded as the large-count functions
-(MPI_Send_c ..., a count beyond 2^31 included), from the program's lines.
-usage: check_fortran.py FILE [DIR (unused)]  (env: LARGE_COUNT)"""
+(MPI_Send_c ..., a count beyond 2^31 included), from the program's lines;
+with PERSISTENT=1 (an MPI with the MPI-4 persistent collectives)
+MPI_Allreduce_init from subroutine coll_init's line (not the binding's)
+and its two MPI_Start of 12 bytes each.
+usage: check_fortran.py FILE [DIR (unused)]  (env: LARGE_COUNT PERSISTENT)"""
 import os
 import sys
 
@@ -24,6 +27,7 @@ N = 4
 SUBROUTINES = ("exchange", "ring", "collectives", "gathers", "files", "probes",
                "persistent", "neighbors", "onesided")
 LARGE_COUNT = os.environ.get("LARGE_COUNT") == "1"
+PERSISTENT = os.environ.get("PERSISTENT") == "1"
 
 
 def fail(message):
@@ -98,6 +102,8 @@ with h5py.File(sys.argv[1]) as f:
             if inside and "call MPI_" in text:
                 name = text.split("call ")[1].split("(")[0]
                 large_count_lines.setdefault(name, []).append(number)
+            if "call MPI_Allreduce_init(" in text:
+                init_line = number
 
     def rows_of(g, caller):
         return [i for i in range(len(column(g, "callsite_ids"))) if caller in caller_of(g, i)]
@@ -220,6 +226,19 @@ with h5py.File(sys.argv[1]) as f:
             if got != want_peers:
                 fail(f"rank {r} MPI_Gatherv_c: (peer, direction, messages, bytes) {got}, "
                      f"want {want_peers}")
+        # coll_init's persistent Allreduce: the init from its line, 12 bytes a start
+        if PERSISTENT:
+            g = f[f"rank{r}/regions/MPI_Allreduce_init"]
+            rows = rows_of(g, "coll_init")
+            if columns(g, rows)[:3] != [[0], [-1], [-1]] or \
+                    [line_of(g, i) for i in rows] != [init_line]:
+                fail(f"rank {r} MPI_Allreduce_init: (bytes, peer, tag) "
+                     f"{columns(g, rows)[:3]} from lines {[line_of(g, i) for i in rows]} "
+                     f"of coll_init, want (0, -1, -1) from line {init_line}")
+            g = f[f"rank{r}/regions/MPI_Start"]
+            if columns(g, rows_of(g, "coll_init"))[0] != [12, 12]:
+                fail(f"rank {r} MPI_Start from coll_init: bytes "
+                     f"{columns(g, rows_of(g, 'coll_init'))[0]}, want [12, 12]")
         # the polling probes: nothing found (no payload) until the one message
         for name, tag, caller in (("MPI_Iprobe", 81, "probes"), ("MPI_Improbe", 83, "probes")):
             g = f[f"rank{r}/regions/{name}"]

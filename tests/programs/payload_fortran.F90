@@ -75,6 +75,9 @@
 ! ranks MPI_Neighbor_alltoallv of r + 1 integers to the left and
 ! 2 (r + 1) to the right; on a window over all ranks MPI_Put of 3
 ! integers to the right.
+! In subroutine coll_init, where the MPI library has the MPI-4 persistent
+! collectives (-DSCOPE_MPI_PERSISTENT_COLLECTIVES), MPI_Allreduce_init of
+! 3 integers, started twice (MPI_Start, MPI_Wait) and freed.
 #if MPI_BINDING == 3
 #define USE_MPI use mpi_f08
 #define STATUS type(MPI_Status)
@@ -477,6 +480,21 @@
     call MPI_Comm_free(first, ierr)
   end subroutine cartesian
 
+#if defined(SCOPE_MPI_PERSISTENT_COLLECTIVES)
+  subroutine coll_init()
+    USE_MPI
+    implicit none
+    integer :: out(3), in(3), k, ierr
+    REQUEST :: req
+    out = 1
+    call MPI_Allreduce_init(out, in, 3, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, req, ierr)
+    do k = 1, 2
+      call MPI_Start(req, ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    end do
+    call MPI_Request_free(req, ierr)
+  end subroutine coll_init
+#endif
 program payload_fortran
   USE_MPI
   implicit none
@@ -496,6 +514,9 @@ program payload_fortran
   call cartesian(rank, nranks)
 #if MPI_BINDING == 3 && defined(SCOPE_MPI_LARGE_COUNT)
   call large_count(rank, nranks)
+#endif
+#if defined(SCOPE_MPI_PERSISTENT_COLLECTIVES)
+  call coll_init()
 #endif
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'payload_fortran: done'
