@@ -39,30 +39,16 @@ static int64_t sum_typed(struct count_array counts, const MPI_Datatype *types, i
 #define PERSISTENT_FORM(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT, PEERS)                     \
     EXPORT int MPI_##NAME(UNPAREN PARAMS, MPI_Info info, MPI_Request *request)               \
     {                                                                                        \
-        struct wrapped_call w;                                                               \
-        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        int rc = PMPI_##NAME(UNPAREN ARGS, info, request);                                   \
-        if (!recorded && !scope_wrapped_any())                                               \
-            return rc;                                                                       \
-        if (recorded)                                                                        \
-            call_returned(&w);                                                               \
-        own_calls_begin(recorded);                                                           \
-        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(COMM) : NULL;         \
-        struct peer_sink sink = {.hook = recorded ? w.hook : 0, .keep = 1};                  \
-        if (c && recorded) {                                                                 \
-            PEERS                                                                            \
-        }                                                                                    \
-        if (c)                                                                               \
-            remember_collective(*request, (BYTES), (ROOT), c, &sink);                        \
-        else                                                                                 \
-            free(sink.kept);                                                                 \
-        own_calls_end(recorded);                                                             \
-        if (recorded) {                                                                      \
-            if (c)                                                                           \
-                add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, (ROOT)), -1, c);   \
-            call_ends(&w, __builtin_return_address(0));                                      \
-        }                                                                                    \
-        return rc;                                                                           \
+        HANDLE_CALL(F, PMPI_##NAME(UNPAREN ARGS, info, request), scope_wrapped_any(), COMM,  \
+                    add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, (ROOT)), -1, c);, \
+                    struct peer_sink sink = {.hook = recorded ? w.hook : 0, .keep = 1};      \
+                    if (c && recorded) {                                                     \
+                        PEERS                                                                \
+                    }                                                                        \
+                    if (c)                                                                   \
+                        remember_collective(*request, (BYTES), (ROOT), c, &sink);            \
+                    else                                                                     \
+                        free(sink.kept);)                                                    \
     }
 #else
 #define PERSISTENT_FORM(F, NAME, PARAMS, ARGS, COMM, BYTES, ROOT, PEERS)

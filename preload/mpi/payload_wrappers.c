@@ -66,24 +66,13 @@ static void add_send(struct wrapped_call *w, int64_t count, MPI_Datatype type, i
     EXPORT int MPI_##NAME(void *buf, COUNT count, MPI_Datatype type, int source, int tag,    \
                           MPI_Comm comm, MPI_Request *request)                               \
     {                                                                                        \
-        struct wrapped_call w;                                                               \
-        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        int rc = PMPI_##NAME(buf, count, type, source, tag, comm, request);                  \
-        if (!recorded && !completions_recorded())                                            \
-            return rc;                                                                       \
-        if (recorded)                                                                        \
-            call_returned(&w);                                                               \
-        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;         \
-        if (c && completions_recorded())                                                     \
-            scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request),               \
-                             &(struct scope_handle_info){.comm = c});                        \
-        if (recorded) {                                                                      \
-            if (c)                                                                           \
-                add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, source),           \
-                         tag == MPI_ANY_TAG ? -1 : tag, c);                                  \
-            call_ends(&w, __builtin_return_address(0));                                      \
-        }                                                                                    \
-        return rc;                                                                           \
+        HANDLE_CALL(F, PMPI_##NAME(buf, count, type, source, tag, comm, request),            \
+                    completions_recorded(), comm,                                            \
+                    add_item(&w, SCOPE_ITEM_CALL, 0, scope_comm_world_rank(c, source),       \
+                             tag == MPI_ANY_TAG ? -1 : tag, c);,                             \
+                    if (c && completions_recorded())                                         \
+                        scope_handle_put(&scope_pending_recvs, SCOPE_HANDLE_KEY(*request),   \
+                                         &(struct scope_handle_info){.comm = c});)           \
     }
 
 /* Sendrecv and Sendrecv_replace: the message sent, then the one received

@@ -13,20 +13,6 @@
 #include "collective_peers.h"
 #include "request_table.h"
 
-/* Scope's own MPI calls, not recorded (wrapped_call.h): around working out
- * what a handle stands for when the call itself is not recorded. */
-static inline void own_calls_begin(int recorded)
-{
-    if (!recorded)
-        scope_tls.busy++;
-}
-
-static inline void own_calls_end(int recorded)
-{
-    if (!recorded)
-        scope_tls.busy--;
-}
-
 /* A persistent send of count x type to dest, remembered by its request. */
 static inline void remember_send(MPI_Request request, int64_t count, MPI_Datatype type, int dest,
                                  int tag, const struct scope_comm *c)

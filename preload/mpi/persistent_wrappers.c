@@ -25,46 +25,18 @@
     EXPORT int MPI_##NAME(const void *buf, COUNT count, MPI_Datatype type, int dest, int tag, \
                           MPI_Comm comm, MPI_Request *request)                               \
     {                                                                                        \
-        struct wrapped_call w;                                                               \
-        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                    \
-        if (!recorded && !scope_wrapped_any())                                               \
-            return rc;                                                                       \
-        if (recorded)                                                                        \
-            call_returned(&w);                                                               \
-        own_calls_begin(recorded);                                                           \
-        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;         \
-        if (c)                                                                               \
-            remember_send(*request, count, type, dest, tag, c);                              \
-        own_calls_end(recorded);                                                             \
-        if (recorded) {                                                                      \
-            if (c)                                                                           \
-                add_init(&w, dest, tag, c);                                                  \
-            call_ends(&w, __builtin_return_address(0));                                      \
-        }                                                                                    \
-        return rc;                                                                           \
+        HANDLE_CALL(F, PMPI_##NAME(buf, count, type, dest, tag, comm, request),              \
+                    scope_wrapped_any(), comm, add_init(&w, dest, tag, c);,                  \
+                    if (c) remember_send(*request, count, type, dest, tag, c);)              \
     }
 
 #define RECV_INIT(F, NAME, COUNT)                                                            \
     EXPORT int MPI_##NAME(void *buf, COUNT count, MPI_Datatype type, int source, int tag,    \
                           MPI_Comm comm, MPI_Request *request)                               \
     {                                                                                        \
-        struct wrapped_call w;                                                               \
-        int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        int rc = PMPI_##NAME(buf, count, type, source, tag, comm, request);                  \
-        if (!recorded && !scope_wrapped_any())                                               \
-            return rc;                                                                       \
-        if (recorded)                                                                        \
-            call_returned(&w);                                                               \
-        const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(comm) : NULL;         \
-        if (c)                                                                               \
-            remember_recv(*request, source, c);                                              \
-        if (recorded) {                                                                      \
-            if (c)                                                                           \
-                add_init(&w, source, tag, c);                                                \
-            call_ends(&w, __builtin_return_address(0));                                      \
-        }                                                                                    \
-        return rc;                                                                           \
+        HANDLE_CALL(F, PMPI_##NAME(buf, count, type, source, tag, comm, request),            \
+                    scope_wrapped_any(), comm, add_init(&w, source, tag, c);,                \
+                    if (c) remember_recv(*request, source, c);)                              \
     }
 
 /* Every init, of count type COUNT, its enum and name ending in SUFFIX_F and

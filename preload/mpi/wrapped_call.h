@@ -137,6 +137,49 @@ static inline int64_t type_bytes(int64_t count, MPI_Datatype type)
     return PMPI_Type_size(type, &size) == MPI_SUCCESS ? count * size : 0;
 }
 
+/* Scope's own MPI calls, not recorded: around working out what a handle
+ * stands for when the call itself is not recorded (a recorded one keeps
+ * the thread busy already). */
+static inline void own_calls_begin(int recorded)
+{
+    if (!recorded)
+        scope_tls.busy++;
+}
+
+static inline void own_calls_end(int recorded)
+{
+    if (!recorded)
+        scope_tls.busy--;
+}
+
+/* The body of a wrapper whose call leaves a handle for later calls to
+ * read (a persistent request, a pending receive): CALL, the PMPI call (an
+ * expression), made; then, when the call is recorded or its handle is
+ * NEEDED, c set to communicator COMM's entry (NULL when the call failed)
+ * and the statements after ITEMS run, scope's own MPI calls in them not
+ * recorded; then, when recorded, ITEMS (statements adding the call's
+ * payload items when c is not NULL) and the call's record. The statements
+ * see w, recorded, rc and c. */
+#define HANDLE_CALL(F, CALL, NEEDED, COMM, ITEMS, ...)                                       \
+    struct wrapped_call w;                                                                   \
+    int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                       \
+    int rc = (CALL);                                                                         \
+    if (!recorded && !(NEEDED))                                                              \
+        return rc;                                                                           \
+    if (recorded)                                                                            \
+        call_returned(&w);                                                                   \
+    own_calls_begin(recorded);                                                               \
+    const struct scope_comm *c = rc == MPI_SUCCESS ? scope_comm_of(COMM) : NULL;             \
+    __VA_ARGS__                                                                              \
+    own_calls_end(recorded);                                                                 \
+    if (recorded) {                                                                          \
+        if (c) {                                                                             \
+            ITEMS                                                                            \
+        }                                                                                    \
+        call_ends(&w, __builtin_return_address(0));                                          \
+    }                                                                                        \
+    return rc;
+
 /* Whether a Wait or Test is recorded: receives must then be followed. */
 static inline int completions_recorded(void)
 {
