@@ -24,10 +24,7 @@
 
 #define DEFLATE_LEVEL 1  /* what the filter would use; chunk_codec encodes */
 
-static const char *const column_name[REGION_NCOLUMNS] = {
-    "start_times", "end_times", "thread_ids", "callsite_ids", "bytes", "peer", "tag", "comm",
-    "offset", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "retval",
-    "msg_call", "msg_kind", "msg_peer", "msg_bytes", "msg_tag", "msg_comm"};
+#define column_name file_index_dataset_bits   /* a column's dataset, by column */
 
 static hid_t column_file_type(int c)
 {
@@ -61,6 +58,9 @@ static void reset(struct region_stream *r)
     r->stats = (struct call_stats){0};
     r->has_self = 0;
     r->self_ns = 0;
+    free(r->name);
+    r->name = NULL;
+    r->row = (struct file_index_region){0};
 }
 
 int region_stream_init(struct region_stream *r, struct h5_err err)
@@ -103,7 +103,7 @@ int region_begin(struct region_stream *r, hid_t regions,
     }
     scope_escape_region_name(info->name, escaped, len + 1);
     r->group = h5_group_create(regions, escaped);
-    free(escaped);
+    r->name = escaped;
     if (r->group < 0)
         return h5_fail(&r->err, "cannot create region '%s'", info->name);
     if (h5_attr_string(r->group, "symbol", info->symbol, &r->err) < 0 ||
@@ -121,12 +121,18 @@ int region_begin(struct region_stream *r, hid_t regions,
     r->has_self = info->has_self;
     r->self_ns = info->self_ns;
     r->has_payload = info->payload != NULL;
+    r->row.unfinished_calls = (int64_t)info->unfinished;
+    r->row.payload = file_index_payload_code(
+        info->payload ? info->payload : info->peers && info->peers->n ? info->peers->family : NULL);
+    if (info->peers && info->peers->n)
+        r->row.datasets |= file_index_dataset_bit("peer_ranks");
     if (region_encoder_begin(&r->encoder, region_payload_of(info->payload)) != 0) {
         snprintf(r->err.buf, r->err.len, "out of memory for region '%s'", info->name);
         return -1;
     }
     if (info->profile && info->profile->folded) {   /* its windows add the rows */
         r->stats = info->profile->stats;
+        r->row.folded_calls = info->profile->stats.calls;
         return h5_attr_int64(r->group, "folded_calls", info->profile->stats.calls, &r->err);
     }
     if (info->profile) {   /* no calls: its windows are empty */
@@ -275,7 +281,7 @@ int region_append(struct region_stream *r, const int64_t *start, const int64_t *
     return rc;
 }
 
-int region_end(struct region_stream *r)
+int region_end(struct region_stream *r, struct file_index_region *row, char **name)
 {
     const char *why = NULL;
     if (!r->complete && region_encoder_end(&r->encoder, put_window, r, &why) != 0) {
@@ -287,11 +293,26 @@ int region_end(struct region_stream *r)
     int64_t self = r->self_ns < r->stats.total_ns ? r->self_ns : r->stats.total_ns;
     if (region_stats_write(&r->stats, r->group, r->has_self, self, &r->err) < 0)
         return -1;
-    for (int c = 0; c < REGION_NCOLUMNS; c++)
+    for (int c = 0; c < REGION_NCOLUMNS; c++) {
+        if (r->dset[c] >= 0)
+            r->row.datasets |= UINT32_C(1) << c;
         if (h5_close(&r->dset[c]) < 0)
             return h5_fail(&r->err, "cannot close %s", column_name[c]);
+    }
     if (h5_close(&r->group) < 0)
         return h5_fail(&r->err, "cannot close the region group");
+    const struct call_stats *st = &r->stats;
+    *row = r->row;
+    row->calls = st->calls;
+    row->total_ns = st->total_ns;
+    row->min_ns = st->min_ns;
+    row->max_ns = st->max_ns;
+    row->first_start_ns = st->first_start_ns;
+    row->last_end_ns = st->last_end_ns;
+    row->m2_ns2 = st->m2_ns2;
+    row->self_ns = r->has_self ? self : -1;
+    *name = r->name;
+    r->name = NULL;   /* the caller's now */
     reset(r);
     return 0;
 }

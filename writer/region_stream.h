@@ -5,6 +5,7 @@
 #ifndef SCOPE_REGION_STREAM_H
 #define SCOPE_REGION_STREAM_H
 
+#include "file_index.h"
 #include "h5_util.h"
 #include "region_encode.h"
 #include "region_stats.h"
@@ -23,6 +24,8 @@ struct region_stream {
     struct call_stats stats;          /* of every call written so far */
     int has_self;                     /* from the region's info */
     int64_t self_ns;
+    char *name;                       /* its group's (escaped) name */
+    struct file_index_region row;     /* its row of the file's index, so far */
     struct h5_err err;
 };
 
@@ -40,9 +43,10 @@ int region_append(struct region_stream *r, const int64_t *start, const int64_t *
                   const struct region_payload *payload, size_t n);
 /* A window encoded elsewhere (a region takes windows or appends, not both). */
 int region_put_window(struct region_stream *r, const struct region_window *win);
-/* Writes what is buffered and the statistics (region_stats.h), and closes
- * the region. */
-int region_end(struct region_stream *r);
+/* Writes what is buffered and the statistics (region_stats.h), closes the
+ * region and fills its row of the file's index (but its rank and name) and
+ * *name, its group's name (the caller's to free). */
+int region_end(struct region_stream *r, struct file_index_region *row, char **name);
 /* Closes whatever is open without writing (after a failure). */
 void region_close(struct region_stream *r);
 

@@ -13,6 +13,7 @@
 
 #include "callsite_table.h"
 #include "comm_table.h"
+#include "file_index.h"
 #include "h5_util.h"
 
 #define SCOPE_METADATA_CACHE ((size_t)256 << 10)   /* bytes of metadata kept in memory */
@@ -28,6 +29,7 @@ struct scope_writer {
     hid_t file, rank, regions;
     int rank_number;
     struct region_stream region;
+    struct file_index index;   /* of the ranks and regions written so far */
     struct h5_quiet quiet;
     char err[512];
     struct h5_err e;
@@ -73,6 +75,7 @@ static int leave(scope_writer *w, int rc)
 static void destroy(scope_writer *w)
 {
     region_stream_free(&w->region);
+    file_index_free(&w->index);
     h5_close(&w->regions);
     h5_close(&w->rank);
     h5_close(&w->file);
@@ -245,7 +248,9 @@ static int open_rank(scope_writer *w, const struct scope_rank_info *info)
         (info->trace_limit_passed_ns &&
          h5_attr_int64(w->rank, "trace_limit_passed_ns", info->trace_limit_passed_ns, &w->e) < 0) ||
         (info->callpath_parents &&
-         profile_callpaths_write(w->rank, info->callpath_parents, info->ncallpaths, &w->e) < 0))
+         profile_callpaths_write(w->rank, info->callpath_parents, info->ncallpaths, &w->e) < 0) ||
+        file_index_add_rank(&w->index, &(struct file_index_rank){info->rank, info->dropped_events},
+                            &w->e) < 0)
         return -1;
     w->regions = h5_group_create(w->rank, "regions");
     if (w->regions < 0)
@@ -317,7 +322,13 @@ static int w_end_region(scope_writer *w)
 {
     if (enter(w, IN_REGION, "end_region") < 0)
         return -1;
-    int rc = region_end(&w->region);
+    struct file_index_region row;
+    char *name = NULL;
+    int rc = region_end(&w->region, &row, &name);
+    if (rc == 0) {
+        row.rank = w->rank_number;
+        rc = file_index_add_region(&w->index, &row, name, &w->e);
+    }
     if (rc == 0)
         w->state = IN_RANK;
     return leave(w, rc);
@@ -336,6 +347,8 @@ static int w_end_rank(scope_writer *w)
 
 static int close_and_rename(scope_writer *w)
 {
+    if (file_index_write(&w->index, w->file, &w->e) < 0)
+        return -1;
     if (h5_close(&w->file) < 0)
         return h5_fail(&w->e, "cannot close %s", w->tmp);
     if (rename(w->tmp, w->path) < 0) {

@@ -32,9 +32,18 @@ with h5py.File("profiling_data.h5") as f:
         if part is not None and not (isinstance(link, h5py.ExternalLink)
                                      and link.filename == f"profiling_data.h5.d/{part}"):
             sys.exit(f"FAIL: rank {r}: {link}, want a link into {part}")
-    if "metadata" in h5py.File("profiling_data.h5.d/node1.h5"):
-        sys.exit("FAIL: a node's part holds /metadata")
-print("ok: ranks 2-4 linked into their nodes' files")
+    # a part's /metadata holds the index of its own ranks, nothing of the run
+    meta = h5py.File("profiling_data.h5.d/node1.h5")["metadata"]
+    if sorted(meta) != ["index_names", "index_ranks", "index_regions"] or len(meta.attrs):
+        sys.exit(f"FAIL: a node's part's /metadata holds {sorted(meta)} {list(meta.attrs)}")
+    if sorted(meta["index_ranks"]["rank"]) != [2, 3]:
+        sys.exit(f"FAIL: node1's index ranks: {meta['index_ranks'][:]}")
+    names = [n.decode() for n in meta["index_names"][:]]
+    for row in meta["index_regions"][:]:
+        g = h5py.File("profiling_data.h5.d/node1.h5")[f"rank{row['rank']}/regions/{names[row['name']]}"]
+        if row["calls"] != g.attrs["calls"] or row["total_ns"] != g.attrs["total_ns"]:
+            sys.exit(f"FAIL: index row {row} disagrees with its group's attributes")
+print("ok: ranks 2-4 linked into their nodes' files, each part indexed")
 PY
 "$PYTHON" "$CHECKER" "$SCOPE_CLI" profiling_data.h5 5 >check.txt || { cat check.txt; fail "check of the linked file"; }
 "$SCOPE_CLI" summary profiling_data.h5 --format csv >linked.csv
@@ -50,6 +59,29 @@ mv profiling_data.h5.d elsewhere
 "$SCOPE_CLI" summary single.h5 --format csv >single.csv
 cmp -s linked.csv single.csv || fail "the packed file reads differently: $(diff linked.csv single.csv)"
 "$PYTHON" "$CHECKER" "$SCOPE_CLI" single.h5 5 >check.txt || { cat check.txt; fail "check of the packed file"; }
+# the index only spares opening groups: without it a file reads the same
+cp single.h5 unindexed.h5
+"$PYTHON" -c '
+import h5py, sys
+with h5py.File(sys.argv[1], "r+") as f:
+    for name in ("index_ranks", "index_names", "index_regions"):
+        del f["metadata"][name]' unindexed.h5
+"$SCOPE_CLI" summary unindexed.h5 --format csv >unindexed.csv
+cmp -s unindexed.csv single.csv || fail "the index changes the summary: $(diff unindexed.csv single.csv)"
+"$SCOPE_CLI" events single.h5 --format csv >events.csv
+"$SCOPE_CLI" events unindexed.h5 --format csv >unindexed-events.csv
+cmp -s events.csv unindexed-events.csv || fail "the index changes the events"
+# a damaged index is refused, naming it
+cp single.h5 damaged.h5
+"$PYTHON" -c '
+import h5py, sys
+with h5py.File(sys.argv[1], "r+") as f:
+    rows = f["metadata/index_regions"][:]
+    rows[0]["rank"] = 99
+    f["metadata/index_regions"][:] = rows' damaged.h5
+"$SCOPE_CLI" summary damaged.h5 >/dev/null 2>damaged.txt && fail "a damaged index was read"
+grep -q "^scope: damaged.h5: metadata/index_regions: row [0-9]* does not describe" damaged.txt ||
+    fail "the damaged index is not named: $(cat damaged.txt)"
 "$SCOPE_CLI" summary profiling_data.h5 >/dev/null 2>missing.txt && fail "read without its node files"
 grep -q "rank2" missing.txt || fail "a missing node file is not named: $(cat missing.txt)"
 echo "ok: packed into one file"

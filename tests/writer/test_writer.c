@@ -3,8 +3,9 @@
  * temporary-file protocol, name escaping, that every kind of error comes
  * back as -1 with a message and without HDF5 printing anything, and MPI
  * payload (per call and per message, across windows of both, appended or
- * put as windows) with the communicator table, and argument and return
- * values (only the datasets recorded). */
+ * put as windows) with the communicator table, argument and return values
+ * (only the datasets recorded), and that /metadata's index agrees with the
+ * groups it indexes. */
 #include <check.h>
 
 #include "check_main.h"
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_index_format.h"
 #include "region_stream.h"
 #include "sample.h"
 
@@ -282,6 +284,122 @@ static void write_sample_file(void)
     ck_assert_msg(sample_write(path, err, sizeof err) == 0, "sample_write: %s", err);
 }
 
+static herr_t count_rank_groups(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)g;
+    (void)info;
+    *(size_t *)data += strncmp(name, "rank", 4) == 0;
+    return 0;
+}
+
+/* /metadata's index says what the groups say: a row per rank group with
+ * its dropped_events, a row per region group with its statistics, its
+ * mpi_payload and, for each dataset named in dataset_bits, its bit set
+ * exactly when the group links that dataset. */
+static void assert_index_matches(hid_t file)
+{
+    hid_t d = H5Dopen2(file, "/metadata/index_ranks", H5P_DEFAULT);
+    hid_t space = H5Dget_space(d);
+    size_t nranks = (size_t)H5Sget_simple_extent_npoints(space);
+    struct file_index_rank *ranks = calloc(nranks + 1, sizeof *ranks);
+    hid_t rank_type = file_index_rank_type(0);
+    ck_assert_int_ge(H5Dread(d, rank_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ranks), 0);
+    H5Tclose(rank_type);
+    H5Sclose(space);
+    H5Dclose(d);
+    size_t groups = 0;
+    for (size_t i = 0; i < nranks; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "/rank%d", ranks[i].rank);
+        hid_t g = H5Gopen2(file, name, H5P_DEFAULT);
+        ck_assert_int_ge(g, 0);
+        int64_t dropped = -1;
+        hid_t a = H5Aopen(g, "dropped_events", H5P_DEFAULT);
+        H5Aread(a, H5T_NATIVE_INT64, &dropped);
+        H5Aclose(a);
+        ck_assert_int_eq(dropped, ranks[i].dropped_events);
+        H5Gclose(g);
+    }
+    H5Literate(file, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, count_rank_groups, &groups);
+    ck_assert_uint_eq(groups, nranks);
+
+    d = H5Dopen2(file, "/metadata/index_names", H5P_DEFAULT);
+    space = H5Dget_space(d);
+    size_t nnames = (size_t)H5Sget_simple_extent_npoints(space);
+    char **names = calloc(nnames + 1, sizeof *names);
+    hid_t str = H5Dget_type(d);
+    ck_assert_int_ge(H5Dread(d, str, H5S_ALL, H5S_ALL, H5P_DEFAULT, names), 0);
+    H5Sclose(space);
+    H5Dclose(d);
+    d = H5Dopen2(file, "/metadata/index_regions", H5P_DEFAULT);
+    space = H5Dget_space(d);
+    size_t nregions = (size_t)H5Sget_simple_extent_npoints(space);
+    struct file_index_region *rows = calloc(nregions + 1, sizeof *rows);
+    hid_t region_type = file_index_region_type(0);
+    ck_assert_int_ge(H5Dread(d, region_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), 0);
+    H5Tclose(region_type);
+    char *bits[32] = {0};
+    hid_t a = H5Aopen(d, "dataset_bits", H5P_DEFAULT);
+    hid_t bits_space = H5Aget_space(a);
+    size_t nbits = (size_t)H5Sget_simple_extent_npoints(bits_space);
+    ck_assert_uint_le(nbits, 32);
+    ck_assert_int_ge(H5Aread(a, str, bits), 0);
+    H5Sclose(bits_space);
+    H5Aclose(a);
+    H5Sclose(space);
+    H5Dclose(d);
+    size_t linked = 0;
+    for (size_t i = 0; i < nregions; i++) {
+        const struct file_index_region *r = &rows[i];
+        ck_assert(r->name >= 0 && (size_t)r->name < nnames);
+        char where[600];
+        snprintf(where, sizeof where, "/rank%d/regions/%s", r->rank, names[r->name]);
+        hid_t g = H5Gopen2(file, where, H5P_DEFAULT);
+        ck_assert_msg(g >= 0, "index row %zu: no group %s", i, where);
+        int64_t calls = -1, total = -1;
+        hid_t c = H5Aopen(g, "calls", H5P_DEFAULT), t = H5Aopen(g, "total_ns", H5P_DEFAULT);
+        H5Aread(c, H5T_NATIVE_INT64, &calls);
+        H5Aread(t, H5T_NATIVE_INT64, &total);
+        H5Aclose(c);
+        H5Aclose(t);
+        ck_assert_int_eq(calls, r->calls);
+        ck_assert_int_eq(total, r->total_ns);
+        for (size_t b = 0; b < nbits; b++)
+            ck_assert_msg((H5Lexists(g, bits[b], H5P_DEFAULT) > 0) == ((r->datasets >> b) & 1),
+                          "%s: %s and its bit disagree", where, bits[b]);
+        char payload[32] = "";
+        if (H5Aexists(g, "mpi_payload") > 0) {
+            hid_t p = H5Aopen(g, "mpi_payload", H5P_DEFAULT), ptype = H5Aget_type(p);
+            char *text = NULL;
+            H5Aread(p, ptype, &text);
+            snprintf(payload, sizeof payload, "%s", text);
+            H5free_memory(text);
+            H5Tclose(ptype);
+            H5Aclose(p);
+        }
+        ck_assert_str_eq(file_index_payload_names[r->payload], payload);
+        H5Gclose(g);
+    }
+    for (size_t i = 0; i < nranks; i++) {
+        char where[64];
+        snprintf(where, sizeof where, "/rank%d/regions", ranks[i].rank);
+        hid_t g = H5Gopen2(file, where, H5P_DEFAULT);
+        H5G_info_t info;
+        H5Gget_info(g, &info);
+        linked += info.nlinks;
+        H5Gclose(g);
+    }
+    ck_assert_uint_eq(linked, nregions);   /* every region group has its row */
+    for (size_t i = 0; i < nnames; i++)
+        H5free_memory(names[i]);
+    for (size_t i = 0; i < nbits; i++)
+        H5free_memory(bits[i]);
+    H5Tclose(str);
+    free(names);
+    free(rows);
+    free(ranks);
+}
+
 START_TEST(sample_reads_back)
 {
     write_sample_file();
@@ -293,6 +411,7 @@ START_TEST(sample_reads_back)
     assert_metadata(file);
     for (int r = 0; r < SAMPLE_RANKS; r++)
         assert_rank(file, r);
+    assert_index_matches(file);
     H5Fclose(file);
 }
 END_TEST
@@ -741,6 +860,7 @@ START_TEST(payload_reads_back)
     ck_assert_mem_eq(got, members, sizeof members);
     free(got);
     H5Gclose(g);
+    assert_index_matches(file);
     H5Fclose(file);
 }
 END_TEST
@@ -812,6 +932,7 @@ START_TEST(values_read_back)
         free(retval);
         H5Gclose(g);
     }
+    assert_index_matches(file);
     H5Fclose(file);
 }
 END_TEST

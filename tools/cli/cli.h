@@ -71,6 +71,8 @@ typedef struct cli_command {
      * this many rows (0: all) and says on stderr how many it left out. */
     const char *default_sort;
     long default_top;
+    /* scope_open_ex flags of the command (--recompute's replace them). */
+    unsigned open_flags;
     /* Fill the report; -1 with err set on failure (reported for the file). */
     int (*run)(scope_file *f, const cli_options *opt, report *out, scope_error *err);
     /* Instead of run, for subcommands that compare two profiles (FILE FILE). */

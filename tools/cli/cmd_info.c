@@ -2,6 +2,8 @@
  * and its /metadata attributes. */
 #include "cli.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +38,10 @@ static int by_total(const void *a, const void *b)
  * INFO_NAMES with the most time and how to see them all. */
 static char *region_list(scope_file *f, const cli_options *opt, scope_error *err)
 {
-    size_t n = scope_region_count(f), shown = n;
+    size_t n = scope_region_count(f);
+    size_t shown = n > INFO_NAMES && !opt->all && opt->format == FORMAT_TABLE ? INFO_NAMES : n;
     scope_region_stats *st = NULL;
-    if (n > INFO_NAMES && !opt->all && opt->format == FORMAT_TABLE) {
+    if (n > INFO_NAMES && !opt->all && opt->format == FORMAT_TABLE && scope_times_known(f)) {
         scope_filter flt;
         size_t count = 0;
         if (cli_filter(f, opt, &flt, err) < 0 || !(st = scope_summary(f, &flt, &count, err)))
@@ -63,6 +66,8 @@ static char *region_list(scope_file *f, const cli_options *opt, scope_error *err
     }
     if (st)
         sprintf(s + strlen(s), " (the %zu with the most time; --all for all %zu)", shown, n);
+    else if (shown < n)
+        sprintf(s + strlen(s), " (the first %zu; --all for all %zu)", shown, n);
     free(st);
     return s;
 }
@@ -98,12 +103,18 @@ static int run(scope_file *f, const cli_options *opt, report *out, scope_error *
     table_text(t, regions);
     table_int(t, (int64_t)scope_event_count(f));
     table_text(t, scope_has_thread_ids(f) ? "yes" : "no");
+    /* without statistics, the calls alone give these: not read here */
+    bool known = scope_times_known(f);
     table_num(t, scope_run_start_time(f));
-    table_num(t, scope_minimum_start_time(f));
-    table_num(t, scope_maximum_end_time(f));
-    table_num(t, scope_time_span(f));
-    table_num(t, scope_startup_time(f));
-    table_num(t, scope_time_origin(f));
+    table_num(t, known ? scope_minimum_start_time(f) : NAN);
+    table_num(t, known ? scope_maximum_end_time(f) : NAN);
+    table_num(t, known ? scope_time_span(f) : NAN);
+    table_num(t, known ? scope_startup_time(f) : NAN);
+    table_num(t, known || scope_has_run_start_time(f) ? scope_time_origin(f) : NAN);
+    if (!known)
+        fprintf(stderr, "scope info: %s stores no statistics for some regions: their first "
+                "entry, last exit and time span need their calls (--recompute reads them)\n",
+                scope_file_path(f));
     free(ranks);
     free(regions);
 
@@ -133,8 +144,11 @@ const cli_command cmd_info = {
                    "start (null when the file records none), first entry, last exit, time span\n"
                    "and startup time (first entry - run start), then the /metadata attributes.\n"
                    "A table names the 10 regions with the most time when there are more (--all:\n"
-                   "every name; csv and json always list them all).",
+                   "every name; csv and json always list them all). It reads no calls: a file\n"
+                   "without stored statistics (an h5py file) shows its first entry, last exit\n"
+                   "and time span only with --recompute, which reads them.",
     .example = "scope info profiling_data.h5 --format json",
-    .options = OPT_ALL,
+    .options = OPT_ALL | OPT_RECOMPUTE,
+    .open_flags = SCOPE_OPEN_METADATA_ONLY,
     .run = run,
 };

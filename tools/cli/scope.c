@@ -67,7 +67,8 @@ static int run_pair_command(const cli_command *cmd, const cli_options *opt)
 static int run_file_command(const cli_command *cmd, const cli_options *opt)
 {
     scope_error err = {{0}};
-    scope_file *f = scope_open_ex(opt->file, opt->recompute ? SCOPE_OPEN_RECOMPUTE : 0, &err);
+    scope_file *f =
+        scope_open_ex(opt->file, opt->recompute ? SCOPE_OPEN_RECOMPUTE : cmd->open_flags, &err);
     /* a default cut only for people: scripts reading csv or json get every row */
     long cut = opt->top < 0 && !opt->all && opt->format == FORMAT_TABLE ? cmd->default_top : 0;
     report *r = report_new(stdout, opt->format, opt->sort ? opt->sort : cmd->default_sort,

@@ -166,6 +166,8 @@ double scope_time_span(const scope_file *f)
     return reader_seconds(f->max_end_ns - f->min_start_ns);
 }
 
+bool scope_times_known(const scope_file *f) { return !f->times_partial; }
+
 double scope_startup_time(const scope_file *f)
 {
     return f->has_run_start ? reader_seconds(f->min_start_ns - f->run_start_ns) : NAN;

@@ -54,6 +54,8 @@ struct scope_file {
     pthread_mutex_t lock;      /* held while calls are read (reader_series.c) */
     pthread_mutex_t self_lock; /* held while self times are kept (reader_self.c) */
     bool use_stats;   /* trust the statistics the writer stored */
+    bool metadata_only;  /* SCOPE_OPEN_METADATA_ONLY */
+    bool times_partial;  /* regions with calls but no statistics were left out */
     bool is_profile;  /* /metadata mode = "profile": no calls to read */
     scope_meta *meta;
     size_t n_meta;
@@ -109,6 +111,9 @@ void reader_free_series(series *s);
  * s->has_self, s->self_ns: 1 when present and consistent, 0 when the group
  * has none, -1 (err set) when they are damaged. */
 int reader_read_stats(hid_t group, series *s, const char *where, scope_error *err);
+/* Checks the statistics in s (stored by the writer) can be true and
+ * completes them: 1, or -1 (err set) when they cannot. */
+int reader_accept_stats(series *s, const char *where, scope_error *err);
 
 /* Reads /metadata/callsite_frames and /metadata/callsites when the file
  * has them (before the regions: their ids are checked against it). */

@@ -5,6 +5,7 @@
  * kept open. */
 #include "grow_array.h"
 #include "reader_h5.h"
+#include "reader_index.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ typedef struct loader {
     scope_file *f;
     loaded *items;
     size_t n, cap;
+    reader_indexes indexes;   /* of the run's file and the parts it links */
     scope_error *err;
 } loader;
 
@@ -46,6 +48,25 @@ static char *unescape_name(const char *raw)
     }
     *o = '\0';
     return out;
+}
+
+/* The calls of a region without statistics, counted from the size of its
+ * start_times (read with them, the count is checked against end_times). */
+static int count_rows(hid_t group, series *s, const char *where, scope_error *err)
+{
+    hid_t d = H5Dopen2(group, "start_times", H5P_DEFAULT);
+    hid_t space = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
+    hsize_t n = 0;
+    int rc = space >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
+                     H5Sget_simple_extent_dims(space, &n, NULL) >= 0
+                 ? 0
+                 : reader_fail(err, "%s/start_times: not a one-dimensional dataset", where);
+    s->pub.count = (size_t)n;
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    return rc;
 }
 
 /* A region of a rank: its statistics when the file has them (its calls
@@ -80,6 +101,10 @@ static series *open_series(const scope_file *f, hid_t group, const char *where,
     }
     s->has_stats = have == 1;
     s->pub.count = (size_t)(s->stats.calls - s->folded);
+    if (!s->has_stats && f->metadata_only && count_rows(group, s, where, err) < 0) {
+        reader_free_series(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -148,6 +173,31 @@ static int load_rank(loader *ld, hid_t file, size_t rank_index)
     return rc;
 }
 
+/* A rank's regions from the rows of an index, no group opened. */
+static int load_indexed_rank(loader *ld, const reader_index *x, size_t rank_index)
+{
+    size_t first = 0, n = 0;
+    const struct file_index_rank *row = reader_index_rank(x, ld->f->ranks[rank_index], &first, &n);
+    ld->f->dropped[rank_index] = (uint64_t)row->dropped_events;
+    for (size_t i = first; i < first + n; i++) {
+        const struct file_index_region *r = &x->regions[i];
+        series *s = reader_index_series(ld->f, x, r, ld->err);
+        if (!s)
+            return -1;
+        ld->f->has_payload |= s->family != SCOPE_PAYLOAD_NONE;
+        ld->f->has_peer_totals |= s->peer_family != SCOPE_PAYLOAD_NONE;
+        ld->f->has_values |= s->value_mask != 0;
+        ld->f->unfinished[rank_index] += (uint64_t)r->unfinished_calls;
+        char *name = unescape_name(x->names[r->name]);
+        if (!name || add_loaded(ld, name, rank_index, s) < 0) {
+            free(name);
+            reader_free_series(s);
+            return reader_fail(ld->err, "out of memory");
+        }
+    }
+    return 0;
+}
+
 /* "rank{N}" with N a non-negative decimal number; -1 otherwise. */
 static long parse_rank_name(const char *name)
 {
@@ -180,18 +230,26 @@ static int load_top_level(loader *ld, hid_t file)
         !(f->dropped = calloc(n ? n : 1, sizeof *f->dropped)) ||
         !(f->unfinished = calloc(n ? n : 1, sizeof *f->unfinished)))
         rc = reader_fail(ld->err, "out of memory");
+    bool has_metadata = rc == 0 && h5_has_group(file, "metadata");
+    if (has_metadata) {
+        hid_t g = H5Gopen2(file, "metadata", H5P_DEFAULT);
+        rc = h5_read_all_attrs(g, &f->meta, &f->n_meta, ld->err);
+        if (rc == 0)
+            rc = reader_index_read_main(&ld->indexes, g, ld->err);
+        if (rc == 0)
+            rc = reader_load_callsites(f, g, ld->err);
+        if (rc == 0)
+            rc = reader_load_communicators(f, g, ld->err);
+        H5Gclose(g);
+    }
     for (size_t i = 0; rc == 0 && i < n; i++) {
         long rank = parse_rank_name(names[i]);
-        bool group = h5_has_group(file, names[i]);
-        if (strcmp(names[i], "metadata") == 0 && group) {
-            hid_t g = H5Gopen2(file, "metadata", H5P_DEFAULT);
-            rc = h5_read_all_attrs(g, &f->meta, &f->n_meta, ld->err);
-            if (rc == 0)
-                rc = reader_load_callsites(f, g, ld->err);
-            if (rc == 0)
-                rc = reader_load_communicators(f, g, ld->err);
-            H5Gclose(g);
-        } else if (rank >= 0 && group) {
+        size_t first, count;   /* a rank the run's index holds is a group */
+        if (has_metadata && strcmp(names[i], "metadata") == 0)
+            continue;
+        if (rank >= 0 && ((ld->indexes.n && reader_index_rank(&ld->indexes.list[0], (int)rank,
+                                                              &first, &count)) ||
+                          h5_has_group(file, names[i]))) {
             f->ranks[f->n_ranks++] = (int)rank;
         } else {
             rc = reader_fail(ld->err, "unexpected top-level object '%s' (expected rank{N} groups"
@@ -207,9 +265,12 @@ static int load_top_level(loader *ld, hid_t file)
     for (size_t i = 1; i < f->n_ranks; i++)
         if (f->ranks[i] == f->ranks[i - 1])
             return reader_fail(ld->err, "rank %d appears twice", f->ranks[i]);
-    for (size_t r = 0; r < f->n_ranks; r++)
-        if (load_rank(ld, file, r) < 0)
+    for (size_t r = 0; r < f->n_ranks; r++) {
+        const reader_index *x = NULL;
+        int found = reader_index_find(&ld->indexes, file, f->path, f->ranks[r], &x, ld->err);
+        if (found < 0 || (found ? load_indexed_rank(ld, x, r) : load_rank(ld, file, r)) < 0)
             return -1;
+    }
     const scope_meta *mode = scope_metadata_find(f, "mode");
     f->is_profile = mode && strcmp(mode->text, "profile") == 0;
     const scope_meta *rs = scope_metadata_find(f, "run_start_time");
@@ -269,6 +330,7 @@ static int build_regions(loader *ld)
             any = true;
         }
         f->n_events += s->pub.count;
+        f->times_partial |= !s->has_stats && s->pub.count > 0;
         f->has_threads |= s->has_threads && !f->is_profile;   /* a profile's are empty */
     }
     qsort(keys, nk, sizeof *keys, cmp_region_key);
@@ -311,6 +373,7 @@ static int read_unsummed(loader *ld)
 
 static void free_loader(loader *ld)
 {
+    reader_indexes_free(&ld->indexes);
     for (size_t i = 0; i < ld->n; i++) {
         free(ld->items[i].name);
         reader_free_series(ld->items[i].s);
@@ -351,6 +414,7 @@ scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
         pthread_mutex_init(&f->self_lock, NULL);
         f->h5 = H5I_INVALID_HID;
         f->use_stats = !(flags & SCOPE_OPEN_RECOMPUTE);
+        f->metadata_only = (flags & SCOPE_OPEN_METADATA_ONLY) && f->use_stats;
     }
     if (rc == 0 && H5Fis_hdf5(path) <= 0)
         rc = reader_fail(err, "not an HDF5 file");
@@ -358,7 +422,7 @@ scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err)
         rc = reader_fail(err, "cannot open the HDF5 file (truncated or corrupt?)");
     if (rc == 0)
         rc = load_top_level(&ld, f->h5);
-    if (rc == 0)
+    if (rc == 0 && !f->metadata_only)
         rc = read_unsummed(&ld);
     if (rc == 0)
         rc = build_regions(&ld);

@@ -47,8 +47,13 @@ typedef struct scope_error {
  * layout) is read whole at open. */
 SCOPE_API scope_file *scope_open(const char *path, scope_error *err);
 /* scope_open() with flags: SCOPE_OPEN_RECOMPUTE ignores stored statistics
- * and derives everything from the calls (to cross-check a file). */
-enum { SCOPE_OPEN_RECOMPUTE = 1u << 0 };
+ * and derives everything from the calls (to cross-check a file);
+ * SCOPE_OPEN_METADATA_ONLY reads no calls at open, even of regions without
+ * statistics: their counts come from their datasets' sizes, and until
+ * their calls are read (by whatever needs them) the run's first entry,
+ * last exit and region order leave them out (scope_times_known says
+ * whether any was left out). */
+enum { SCOPE_OPEN_RECOMPUTE = 1u << 0, SCOPE_OPEN_METADATA_ONLY = 1u << 1 };
 SCOPE_API scope_file *scope_open_ex(const char *path, unsigned flags, scope_error *err);
 SCOPE_API void scope_close(scope_file *f);
 SCOPE_API const char *scope_file_path(const scope_file *f);
@@ -168,6 +173,10 @@ SCOPE_API double scope_maximum_end_time(const scope_file *f);
 SCOPE_API int64_t scope_maximum_end_time_ns(const scope_file *f);
 /* maximum_end_time - minimum_start_time. */
 SCOPE_API double scope_time_span(const scope_file *f);
+/* False when the file was opened with SCOPE_OPEN_METADATA_ONLY and a
+ * region with calls has no stored statistics: the times above then leave
+ * its calls out. */
+SCOPE_API bool scope_times_known(const scope_file *f);
 /* minimum_start_time - run_start_time; NAN when there is no run start. */
 SCOPE_API double scope_startup_time(const scope_file *f);
 /* The default zero point: run_start_time, else minimum_start_time. */

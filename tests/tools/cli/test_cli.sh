@@ -41,8 +41,9 @@ python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == {'events': [
     fail "events json without rows: $(cat "$dir/none.json")"
 
 # many regions: summary by total time, the first 30 rows in a table and a
-# note of the rest, every row with --all or in json; info names the 10
-# with the most time
+# note of the rest, every row with --all or in json; info (which reads no
+# calls: the fixture stores no statistics) names the first 10 and leaves
+# the times empty, saying why; with --recompute, the 10 with the most time
 "$make_fixture" many-regions "$dir/many.h5"
 "$scope" summary "$dir/many.h5" > "$dir/many.txt" 2> "$dir/many.err" || fail "summary many"
 [ "$(grep -c '^r[0-9]' "$dir/many.txt")" -eq 30 ] || fail "summary many: $(grep -c '^r[0-9]' "$dir/many.txt") rows"
@@ -55,9 +56,17 @@ grep -q "^scope summary: the first 30 of 40 rows; --all for every one$" "$dir/ma
 "$scope" summary "$dir/many.h5" --format json > "$dir/many.json" || fail "summary many json"
 python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['regions']) == 40" \
     "$dir/many.json" || fail "summary json: not every row"
-"$scope" info "$dir/many.h5" > "$dir/info.txt" || fail "info many"
-grep -q "r39, r38, r37, r36, r35, r34, r33, r32, r31, r30 (the 10 with the most time; --all for all 40)" \
+"$scope" info "$dir/many.h5" > "$dir/info.txt" 2> "$dir/info.err" || fail "info many"
+grep -q "r00, r01, r02, r03, r04, r05, r06, r07, r08, r09 (the first 10; --all for all 40)" \
     "$dir/info.txt" || fail "info many: $(cat "$dir/info.txt")"
+grep -q "^time_span  *-$" "$dir/info.txt" || fail "info many: a time span without the calls"
+grep -q "^scope info: $dir/many.h5 stores no statistics .* (--recompute reads them)$" \
+    "$dir/info.err" || fail "info many: no note why the times are empty: $(cat "$dir/info.err")"
+"$scope" info "$dir/many.h5" --recompute > "$dir/info.txt" 2> "$dir/info.err" || fail "info --recompute"
+grep -q "r39, r38, r37, r36, r35, r34, r33, r32, r31, r30 (the 10 with the most time; --all for all 40)" \
+    "$dir/info.txt" || fail "info many --recompute: $(cat "$dir/info.txt")"
+grep -q "^time_span  *[0-9]" "$dir/info.txt" || fail "info --recompute: no time span"
+[ ! -s "$dir/info.err" ] || fail "info --recompute: $(cat "$dir/info.err")"
 "$scope" info "$dir/many.h5" --all | grep -q "r00, r01" || fail "info --all"
 
 echo "not HDF5" > "$dir/text.h5"

@@ -703,7 +703,7 @@ START_TEST(damaged_stats)
     fx_stats bad = st_outer;
     bad.min_ns = 600; /* above max */
     stats_file(&bad);
-    open_fails("rank0/regions/outer: damaged statistics attributes");
+    open_fails("rank0/regions/outer: damaged statistics (");
     bad = st_outer;
     bad.calls = 3; /* the datasets hold 2: found when the calls are first read */
     bad.min_ns = 100;
