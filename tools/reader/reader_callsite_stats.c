@@ -218,7 +218,7 @@ scope_callsite_stats *scope_callsites(const scope_file *f, const scope_filter *f
                 continue;
             rc = reader_load_series(f, s, err);
             if (rc == 0)
-                rc = add_rank(&rs, &s->pub, s->family ? &s->payload : NULL, f->ranks[ri], err);
+                rc = add_rank(&rs, &s->pub, s->family ? reader_payload_of(s) : NULL, f->ranks[ri], err);
         }
         if (rc == 0)
             rc = emit(&rs, r, &out, &n, &cap, err);

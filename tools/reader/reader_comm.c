@@ -167,7 +167,7 @@ scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt,
         for (size_t r = 0; rc == 0 && r < nr; r++) {
             const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
             if (s && s->has_messages)
-                rc = add_messages(&rs, &pl, &s->payload, f->ranks[ri], f, err);
+                rc = add_messages(&rs, &pl, reader_payload_of(s), f->ranks[ri], f, err);
             if (rc == 0 && s && s->peer_family == SCOPE_PAYLOAD_P2P)
                 rc = add_totals(&rs, &pl, f, r, ri, err);
         }
@@ -209,9 +209,10 @@ scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *fl
             const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
             if (!s || s->family != family)
                 continue;
-            rb->calls += s->payload.count;
-            for (size_t i = 0; i < s->payload.count; i++)
-                rb->bytes += (uint64_t)s->payload.bytes[i];
+            const scope_payload *p = reader_payload_of(s);
+            rb->calls += p->count;
+            for (size_t i = 0; i < p->count; i++)
+                rb->bytes += (uint64_t)p->bytes[i];
         }
     }
     reader_selection_free(&sel);

@@ -70,7 +70,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                     .bytes = -1, .peer = -1, .tag = -1, .comm = -1, .offset = -1,
                 };
                 if (s->family != SCOPE_PAYLOAD_NONE) {
-                    const scope_payload *p = &s->payload;
+                    const scope_payload *p = reader_payload_of(s);
                     ev.has_payload = true;
                     ev.bytes = p->bytes[i];
                     ev.peer = p->peer[i];
@@ -80,7 +80,7 @@ int scope_events_each(const scope_file *f, const scope_filter *flt, scope_event_
                 }
                 ev.values = s->value_mask;
                 for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++)
-                    if (s->value_mask & (1u << v))
+                    if ((s->value_mask & (1u << v)) && s->values)
                         ev.value[v] = s->values[v][i];
                 rc = fn(ctx, &ev);
                 if (rc < 0)

@@ -58,7 +58,7 @@ static void collect(const scope_file *f, message_end *sends, size_t *n_sends,
             const series *s = reader_series(f, r, ri);
             if (!s || !s->has_messages)
                 continue;
-            const scope_payload *p = &s->payload;
+            const scope_payload *p = reader_payload_of(s);
             for (size_t i = 0; i < p->n_messages; i++) {
                 bool sent = p->msg_kind[i] == 0;
                 size_t call = (size_t)p->msg_call[i];
@@ -92,7 +92,7 @@ static int load_messages(const scope_file *f, size_t *rows, scope_error *err)
         rc = reader_load_payload(f, NULL, NULL, PAYLOAD_MESSAGES, err);
     *rows = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        *rows += list[i]->payload.n_messages;
+        *rows += reader_payload_of(list[i])->n_messages;
     free(list);
     return rc;
 }

@@ -38,13 +38,13 @@ typedef struct series {
     scope_payload_family peer_family;   /* the same, of a group with peer totals */
                                         /* (peer_ranks ...; reader_peers.c) */
     bool has_messages;
-    scope_payload payload;
+    scope_payload *payload;   /* allocated when first read (reader_payload_of) */
     atomic_uint payload_parts;
     /* Argument and return values (reader_values.c): bit v of value_mask,
      * the group has dataset scope_value_name(v); values[v] its column once
      * values_loaded (set last, under the file's lock). */
     unsigned value_mask;
-    int64_t *values[SCOPE_VALUE_SLOTS];
+    int64_t **values;   /* [SCOPE_VALUE_SLOTS], allocated when first read */
     atomic_bool values_loaded;
 } series;
 
@@ -134,6 +134,8 @@ enum { PAYLOAD_CALLS = 1u, PAYLOAD_MESSAGES = 2u, PAYLOAD_ALL = 3u };
 int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_keep,
                         unsigned parts, scope_error *err);
 void reader_free_payload(series *s);
+/* The series' payload columns read so far (none read: an empty payload). */
+const scope_payload *reader_payload_of(const series *s);
 
 /* Argument and return values (reader_values.c): which datasets a region
  * group has (into s->value_mask), and their columns for the series of the

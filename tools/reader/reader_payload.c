@@ -137,10 +137,18 @@ static int check(const scope_file *f, const reading *r, scope_error *err)
     return 0;
 }
 
-/* The columns read become the series' payload. */
-static void keep_columns(series *s, reading *r)
+const scope_payload *reader_payload_of(const series *s)
 {
-    scope_payload *p = &s->payload;
+    static const scope_payload none;
+    return s->payload ? s->payload : &none;
+}
+
+/* The columns read become the series' payload. */
+static int keep_columns(series *s, reading *r, scope_error *err)
+{
+    if (!s->payload && !(s->payload = calloc(1, sizeof *s->payload)))
+        return reader_fail(err, "out of memory");
+    scope_payload *p = s->payload;
     if (r->parts & PAYLOAD_CALLS) {
         p->count = s->pub.count;
         p->bytes = r->data[0];
@@ -160,16 +168,20 @@ static void keep_columns(series *s, reading *r)
     }
     memset(r->data, 0, sizeof r->data);
     s->payload_parts |= r->parts;
+    return 0;
 }
 
 void reader_free_payload(series *s)
 {
-    scope_payload *p = &s->payload;
-    const void *arrays[] = {p->bytes, p->peer, p->tag, p->comm, p->msg_call, p->msg_kind,
-                            p->msg_peer, p->msg_bytes, p->msg_tag, p->msg_comm, p->offset};
-    for (size_t c = 0; c < N_COLUMNS; c++)
-        free((void *)arrays[c]);
-    *p = (scope_payload){0};
+    scope_payload *p = s->payload;
+    if (p) {
+        const void *arrays[] = {p->bytes, p->peer, p->tag, p->comm, p->msg_call, p->msg_kind,
+                                p->msg_peer, p->msg_bytes, p->msg_tag, p->msg_comm, p->offset};
+        for (size_t c = 0; c < N_COLUMNS; c++)
+            free((void *)arrays[c]);
+        free(p);
+    }
+    s->payload = NULL;
     s->payload_parts = 0;
 }
 
@@ -206,7 +218,7 @@ static int load_locked(const scope_file *f, const bool *keep, const bool *rank_k
     for (size_t i = 0; rc == 0 && i < k; i++) {
         rc = check(f, &list[i], err);
         if (rc == 0)
-            keep_columns(list[i].s, &list[i]);
+            rc = keep_columns(list[i].s, &list[i], err);
     }
     for (size_t i = 0; list && i < k; i++)
         for (size_t c = 0; c < N_COLUMNS; c++)
@@ -262,7 +274,7 @@ const scope_payload *scope_region_payload(const scope_file *f, size_t region, in
     }
     const series *s = reader_series(f, region, (size_t)reader_rank_index(f, rank));
     if (!missing_parts(s, PAYLOAD_ALL))
-        return &s->payload;
+        return reader_payload_of(s);
     bool *keep = calloc(f->n_regions, sizeof *keep);
     if (!keep) {
         reader_fail(err, "out of memory");
@@ -271,5 +283,5 @@ const scope_payload *scope_region_payload(const scope_file *f, size_t region, in
     keep[region] = true;
     int rc = reader_load_payload(f, keep, NULL, PAYLOAD_ALL, err);
     free(keep);
-    return rc == 0 ? &s->payload : NULL;
+    return rc == 0 ? reader_payload_of(s) : NULL;
 }

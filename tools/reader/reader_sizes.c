@@ -45,7 +45,7 @@ scope_size_histogram *scope_message_sizes(const scope_file *f, const scope_filte
                 continue;
             /* by family, not by the datasets: files of older versions
              * have empty message datasets for collectives */
-            const scope_payload *p = &s->payload;
+            const scope_payload *p = reader_payload_of(s);
             int by_message = family == SCOPE_PAYLOAD_P2P && s->has_messages;
             h->messages |= by_message;
             for (size_t i = 0; by_message && i < p->n_messages; i++)

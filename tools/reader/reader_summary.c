@@ -55,8 +55,9 @@ static void region_bytes(const scope_file *f, size_t region, const bool *rank_ke
         if (!s || s->family == SCOPE_PAYLOAD_NONE)
             continue;
         st->has_bytes = true;
-        for (size_t i = 0; i < s->payload.count; i++)
-            st->bytes += (uint64_t)s->payload.bytes[i];
+        const scope_payload *p = reader_payload_of(s);
+        for (size_t i = 0; i < p->count; i++)
+            st->bytes += (uint64_t)p->bytes[i];
     }
     st->mean_bytes = st->calls ? (double)st->bytes / (double)st->calls : NAN;
 }

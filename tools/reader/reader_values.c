@@ -62,6 +62,8 @@ static int keep_columns(reading *r, scope_error *err)
         if ((s->value_mask & (1u << v)) && r->len[v] != s->pub.count)
             return reader_fail(err, "%s: %zu %s but %zu calls", s->where, r->len[v],
                                value_names[v], s->pub.count);
+    if (!s->values && !(s->values = calloc(SCOPE_VALUE_SLOTS, sizeof *s->values)))
+        return reader_fail(err, "out of memory");
     for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++) {
         s->values[v] = r->data[v];
         r->data[v] = NULL;
@@ -72,10 +74,10 @@ static int keep_columns(reading *r, scope_error *err)
 
 void reader_free_values(series *s)
 {
-    for (size_t v = 0; v < SCOPE_VALUE_SLOTS; v++) {
+    for (size_t v = 0; s->values && v < SCOPE_VALUE_SLOTS; v++)
         free(s->values[v]);
-        s->values[v] = NULL;
-    }
+    free(s->values);
+    s->values = NULL;
     atomic_store(&s->values_loaded, false);
 }
 
@@ -137,5 +139,5 @@ const int64_t *scope_region_value_column(const scope_file *f, size_t region, int
     keep[region] = true;
     int rc = reader_load_values(f, keep, NULL, err);
     free(keep);
-    return rc == 0 ? s->values[slot] : NULL;
+    return rc == 0 && s->values ? s->values[slot] : NULL;
 }
