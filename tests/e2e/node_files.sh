@@ -82,8 +82,24 @@ with h5py.File(sys.argv[1], "r+") as f:
 "$SCOPE_CLI" summary damaged.h5 >/dev/null 2>damaged.txt && fail "a damaged index was read"
 grep -q "^scope: damaged.h5: metadata/index_regions: row [0-9]* does not describe" damaged.txt ||
     fail "the damaged index is not named: $(cat damaged.txt)"
-"$SCOPE_CLI" summary profiling_data.h5 >/dev/null 2>missing.txt && fail "read without its node files"
-grep -q "rank2" missing.txt || fail "a missing node file is not named: $(cat missing.txt)"
+# without its node files, the run's file reads its own ranks, naming each
+# missing file and the ranks it held
+"$SCOPE_CLI" info profiling_data.h5 --format json >missing.json 2>missing.txt ||
+    fail "the run's own ranks unread without the node files: $(cat missing.txt)"
+grep -q "^scope: profiling_data.h5: ranks 2-3 left out: their node's file profiling_data.h5.d/node1.h5 cannot be read (No such file or directory)$" \
+    missing.txt || fail "a missing node file is not named: $(cat missing.txt)"
+grep -q "^scope: profiling_data.h5: rank 4 left out: their node's file profiling_data.h5.d/node2.h5" \
+    missing.txt || fail "the second missing node file is not named: $(cat missing.txt)"
+"$PYTHON" -c 'import json, sys; i = json.load(open(sys.argv[1]))["info"]
+assert (i["ranks"], i["rank_ids"]) == (2, "0-1"), i' missing.json || fail "not ranks 0-1 alone"
+mkdir profiling_data.h5.d
+cp elsewhere/node1.h5 profiling_data.h5.d/
+"$SCOPE_CLI" info profiling_data.h5 --format json >missing.json 2>missing.txt || fail "one node file"
+"$PYTHON" -c 'import json, sys; i = json.load(open(sys.argv[1]))["info"]
+assert (i["ranks"], i["rank_ids"]) == (4, "0-3"), i' missing.json || fail "not ranks 0-3"
+[ "$(wc -l <missing.txt)" -eq 1 ] && grep -q "rank 4 left out" missing.txt ||
+    fail "one node file missing: $(cat missing.txt)"
+rm -r profiling_data.h5.d
 echo "ok: packed into one file"
 
 # a node that cannot write its part: no file, every record kept, recovered

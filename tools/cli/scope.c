@@ -37,6 +37,33 @@ static void usage(FILE *out)
     fputs("\n'scope COMMAND --help' describes a command; 'scope --version' the version.\n", out);
 }
 
+/* One line per node's file that could not be opened: which ranks the
+ * answers leave out ("ranks 2-3,6"). */
+static void note_missing_ranks(const scope_file *f)
+{
+    size_t n = f ? scope_missing_rank_count(f) : 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        const char *file, *why, *other, *other_why;
+        char list[256] = "";
+        size_t len = 0;
+        scope_missing_rank(f, i, &file, &why);
+        for (j = i; j < n; j++) {
+            int first = scope_missing_rank(f, j, &other, &other_why), last = first;
+            if (strcmp(other, file) != 0)
+                break;
+            while (j + 1 < n && scope_missing_rank(f, j + 1, &other, &other_why) == last + 1 &&
+                   strcmp(other, file) == 0)
+                last = scope_missing_rank(f, ++j, &other, &other_why);
+            if (len < sizeof list)
+                len += (size_t)snprintf(list + len, sizeof list - len,
+                                        last > first ? "%s%d-%d" : "%s%d", len ? "," : "",
+                                        first, last);
+        }
+        fprintf(stderr, "scope: %s: rank%s %s left out: their node's file %s cannot be read "
+                "(%s)\n", scope_file_path(f), j - i > 1 ? "s" : "", list, file, why);
+    }
+}
+
 /* Open both files, compare, print (commands with run_pair). */
 static int run_pair_command(const cli_command *cmd, const cli_options *opt)
 {
@@ -45,6 +72,8 @@ static int run_pair_command(const cli_command *cmd, const cli_options *opt)
     scope_file *a = scope_open(opt->file, &err), *b = NULL;
     if (a && !(b = scope_open(opt->file2, &err)))
         failed = opt->file2;
+    note_missing_ranks(a);
+    note_missing_ranks(b);
     report *r = report_new(stdout, opt->format, opt->sort, opt->top);
     int rc = a && b ? cmd->run_pair(a, b, opt, r, &err) : -1;
     if (rc == 0)
@@ -69,6 +98,7 @@ static int run_file_command(const cli_command *cmd, const cli_options *opt)
     scope_error err = {{0}};
     scope_file *f =
         scope_open_ex(opt->file, opt->recompute ? SCOPE_OPEN_RECOMPUTE : cmd->open_flags, &err);
+    note_missing_ranks(f);
     /* a default cut only for people: scripts reading csv or json get every row */
     long cut = opt->top < 0 && !opt->all && opt->format == FORMAT_TABLE ? cmd->default_top : 0;
     report *r = report_new(stdout, opt->format, opt->sort ? opt->sort : cmd->default_sort,

@@ -167,6 +167,14 @@ double scope_time_span(const scope_file *f)
 }
 
 bool scope_times_known(const scope_file *f) { return !f->times_partial; }
+size_t scope_missing_rank_count(const scope_file *f) { return f->n_missing; }
+
+int scope_missing_rank(const scope_file *f, size_t i, const char **file, const char **why)
+{
+    *file = f->missing[i].file;
+    *why = f->missing[i].why;
+    return f->missing[i].rank;
+}
 
 double scope_startup_time(const scope_file *f)
 {

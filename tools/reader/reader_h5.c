@@ -206,6 +206,12 @@ bool h5_has_dataset(hid_t loc, const char *name)
     return object_type(loc, name) == H5I_DATASET;
 }
 
+bool h5_is_external_link(hid_t loc, const char *name)
+{
+    H5L_info_t info;
+    return H5Lget_info(loc, name, &info, H5P_DEFAULT) >= 0 && info.type == H5L_TYPE_EXTERNAL;
+}
+
 bool h5_has_group(hid_t loc, const char *name)
 {
     return object_type(loc, name) == H5I_GROUP;

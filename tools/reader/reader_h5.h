@@ -38,6 +38,8 @@ bool h5_has_link(hid_t loc, const char *name);
 /* Does loc have a link `name` that is a dataset / a group? */
 bool h5_has_dataset(hid_t loc, const char *name);
 bool h5_has_group(hid_t loc, const char *name);
+/* Is loc's link `name` an external link (its target not looked at)? */
+bool h5_is_external_link(hid_t loc, const char *name);
 
 /* Names of the direct children of a group, in name order (malloc'd). */
 int h5_child_names(hid_t group, char ***names, size_t *n, const char *where, scope_error *err);

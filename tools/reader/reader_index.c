@@ -5,9 +5,11 @@
 #include "grow_array.h"
 #include "reader_h5.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int cmp_rank_row(const void *a, const void *b)
 {
@@ -236,8 +238,9 @@ static char *linked_file(hid_t file, const char *name)
 }
 
 /* A part's index, read from the file the link names, found beside the
- * run's file (where the writer puts its parts); an empty one when the
- * part cannot be opened or has no index: its groups will say why. */
+ * run's file (where the writer puts its parts, and where HDF5 looks for
+ * it); an empty one when the part has none, x->missing set when it cannot
+ * be opened. */
 static int read_part(reader_index *x, const char *run_path, const char *label,
                      scope_error *err)
 {
@@ -249,8 +252,15 @@ static int read_part(reader_index *x, const char *run_path, const char *label,
         path = NULL;
     if (!path)
         return reader_fail(err, "out of memory");
-    hid_t part = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)
-                                      : H5I_INVALID_HID;
+    hid_t part = H5I_INVALID_HID;
+    const char *why = access(path, R_OK) != 0 ? strerror(errno)
+                      : H5Fis_hdf5(path) <= 0 ||
+                              (part = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0
+                          ? "not an HDF5 file"
+                          : NULL;
+    free(path);
+    if (why && !(x->missing = strdup(why)))
+        return reader_fail(err, "out of memory");
     hid_t meta = part >= 0 && h5_has_group(part, "metadata")
                      ? H5Gopen2(part, "metadata", H5P_DEFAULT) : H5I_INVALID_HID;
     int rc = meta >= 0 ? read_index(meta, x, label, err) : 0;
@@ -258,7 +268,6 @@ static int read_part(reader_index *x, const char *run_path, const char *label,
         H5Gclose(meta);
     if (part >= 0)
         H5Fclose(part);
-    free(path);
     return rc;
 }
 
@@ -267,6 +276,13 @@ static const reader_index *holding(const reader_index *x, int rank)
 {
     size_t first, n;
     return reader_index_rank(x, rank, &first, &n) ? x : NULL;
+}
+
+/* A part's answer for the rank (reader_index_find's). */
+static int found_in(const reader_index *x, int rank, const reader_index **out)
+{
+    *out = x->missing ? x : holding(x, rank);
+    return x->missing ? 2 : *out != NULL;
 }
 
 int reader_index_find(reader_indexes *all, hid_t file, const char *file_path, int rank,
@@ -282,7 +298,7 @@ int reader_index_find(reader_indexes *all, hid_t file, const char *file_path, in
     for (size_t i = 1; i < all->n; i++)
         if (strcmp(all->list[i].file, part) == 0) {
             free(part);
-            return (*out = holding(&all->list[i], rank)) != NULL;
+            return found_in(&all->list[i], rank, out);
         }
     reader_index *x = all->n || add_index(all) ? add_index(all) : NULL;   /* [0]: the run's */
     if (!x) {
@@ -294,7 +310,7 @@ int reader_index_find(reader_indexes *all, hid_t file, const char *file_path, in
     snprintf(label, sizeof label, "%s: /", part);
     if (read_part(x, file_path, label, err) < 0)
         return -1;
-    return (*out = holding(x, rank)) != NULL;
+    return found_in(x, rank, out);
 }
 
 const struct file_index_rank *reader_index_rank(const reader_index *x, int rank, size_t *first,
@@ -373,6 +389,7 @@ void reader_indexes_free(reader_indexes *all)
         free(x->regions);
         free(x->ranks);
         free(x->file);
+        free(x->missing);
     }
     free(all->list);
     *all = (reader_indexes){0};

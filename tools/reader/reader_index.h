@@ -10,6 +10,7 @@
 
 typedef struct reader_index {
     char *file;                          /* the part's file name as linked; NULL: the run's */
+    char *missing;                       /* why the part cannot be opened; NULL: it can */
     struct file_index_rank *ranks;       /* sorted by rank */
     size_t nranks;
     struct file_index_region *regions;   /* sorted by rank */
@@ -31,7 +32,9 @@ typedef struct reader_indexes {
 int reader_index_read_main(reader_indexes *all, hid_t metadata, scope_error *err);
 /* The index holding rank `rank` (its /rank{N} is a group of the run's file
  * or a link to a part with an index) into *out: 1, 0 when none does (open
- * its groups then), -1 (err set) when a part's index is damaged. */
+ * its groups then), 2 when /rank{N} links to a part that cannot be opened
+ * (*out: the part's, with its file and why), -1 (err set) when a part's
+ * index is damaged. */
 int reader_index_find(reader_indexes *all, hid_t file, const char *file_path, int rank,
                       const reader_index **out, scope_error *err);
 /* The rank's row and region rows [*first, *first + *n) in x. */

@@ -61,6 +61,11 @@ struct scope_file {
     size_t n_meta;
 
     int *ranks;       /* ascending rank ids */
+    struct missing_rank {   /* ranks left out: their node's part cannot be opened */
+        int rank;
+        char *file, *why;
+    } *missing;
+    size_t n_missing;
     uint64_t *dropped;  /* per rank index: its dropped_events (0 when absent) */
     uint64_t *unfinished;  /* per rank index: its regions' unfinished_calls */
     size_t n_ranks;

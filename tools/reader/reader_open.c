@@ -198,6 +198,24 @@ static int load_indexed_rank(loader *ld, const reader_index *x, size_t rank_inde
     return 0;
 }
 
+/* Notes that the rank is left out: its /rank{N} links to part x, which
+ * cannot be opened. */
+static int leave_out(scope_file *f, int rank, const reader_index *x, scope_error *err)
+{
+    struct missing_rank *m = realloc(f->missing, (f->n_missing + 1) * sizeof *m);
+    if (!m)
+        return reader_fail(err, "out of memory");
+    f->missing = m;
+    m[f->n_missing] = (struct missing_rank){rank, strdup(x->file), strdup(x->missing)};
+    if (!m[f->n_missing].file || !m[f->n_missing].why) {
+        free(m[f->n_missing].file);
+        free(m[f->n_missing].why);
+        return reader_fail(err, "out of memory");
+    }
+    f->n_missing++;
+    return 0;
+}
+
 /* "rank{N}" with N a non-negative decimal number; -1 otherwise. */
 static long parse_rank_name(const char *name)
 {
@@ -249,6 +267,7 @@ static int load_top_level(loader *ld, hid_t file)
             continue;
         if (rank >= 0 && ((ld->indexes.n && reader_index_rank(&ld->indexes.list[0], (int)rank,
                                                               &first, &count)) ||
+                          h5_is_external_link(file, names[i]) ||
                           h5_has_group(file, names[i]))) {
             f->ranks[f->n_ranks++] = (int)rank;
         } else {
@@ -265,12 +284,23 @@ static int load_top_level(loader *ld, hid_t file)
     for (size_t i = 1; i < f->n_ranks; i++)
         if (f->ranks[i] == f->ranks[i - 1])
             return reader_fail(ld->err, "rank %d appears twice", f->ranks[i]);
+    size_t kept = 0;   /* ranks of parts that cannot be opened are left out */
     for (size_t r = 0; r < f->n_ranks; r++) {
         const reader_index *x = NULL;
-        int found = reader_index_find(&ld->indexes, file, f->path, f->ranks[r], &x, ld->err);
-        if (found < 0 || (found ? load_indexed_rank(ld, x, r) : load_rank(ld, file, r)) < 0)
+        int rank = f->ranks[r];
+        int found = reader_index_find(&ld->indexes, file, f->path, rank, &x, ld->err);
+        if (found == 2 && leave_out(f, rank, x, ld->err) == 0)
+            continue;
+        f->ranks[kept] = rank;
+        if (found < 0 || found == 2 ||
+            (found ? load_indexed_rank(ld, x, kept) : load_rank(ld, file, kept)) < 0)
             return -1;
+        kept++;
     }
+    f->n_ranks = kept;
+    if (kept == 0)
+        return reader_fail(ld->err, "no rank can be read: every node's file is missing (%s: %s)",
+                           f->missing[0].file, f->missing[0].why);
     const scope_meta *mode = scope_metadata_find(f, "mode");
     f->is_profile = mode && strcmp(mode->text, "profile") == 0;
     const scope_meta *rs = scope_metadata_find(f, "run_start_time");
@@ -456,6 +486,11 @@ void scope_close(scope_file *f)
     free(f->table);
     free(f->names);
     free(f->ranks);
+    for (size_t i = 0; i < f->n_missing; i++) {
+        free(f->missing[i].file);
+        free(f->missing[i].why);
+    }
+    free(f->missing);
     free(f->dropped);
     free(f->unfinished);
     free(f->path);

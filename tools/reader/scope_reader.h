@@ -78,6 +78,12 @@ SCOPE_API const scope_meta *scope_metadata_find(const scope_file *f, const char 
 /* ---- Ranks and regions ------------------------------------------------ */
 
 SCOPE_API size_t scope_rank_count(const scope_file *f);
+/* Ranks left out at open because the node's file their /rank{N} links to
+ * (a run written on several nodes) cannot be opened: how many, and for
+ * i < that count the rank, the file as the link names it and why. */
+SCOPE_API size_t scope_missing_rank_count(const scope_file *f);
+SCOPE_API int scope_missing_rank(const scope_file *f, size_t i, const char **file,
+                                 const char **why);
 /* Rank ids in ascending order: scope_rank_id(f, 0) is the lowest. */
 SCOPE_API int scope_rank_id(const scope_file *f, size_t i);
 /* Calls of rank i that were not recorded (more calls open at once on a
