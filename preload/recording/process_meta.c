@@ -189,6 +189,11 @@ void scope_meta_set_rank(const struct scope_meta_rank *r)
     meta->clock_offset_ns = r->clock_offset_ns;
 }
 
+int scope_meta_run_pid(void)
+{
+    return meta ? meta->root_pid : (int)scope_facts.pid;
+}
+
 void scope_meta_set_trace_limit_passed(uint64_t raw)
 {
     if (meta)

@@ -51,6 +51,9 @@ void scope_meta_set_rank(const struct scope_meta_rank *r);
 void scope_meta_set_trace_limit_passed(uint64_t raw);
 /* How many peer-totals segments the process made so far. */
 void scope_meta_set_peer_tables(int tables);
+/* The pid that names this process's run for `scope recover --run`: rank
+ * 0's once known, its own before. */
+int scope_meta_run_pid(void);
 /* The end of the clock calibration (async-signal-safe). */
 void scope_meta_set_stopped(uint64_t raw, int64_t ns);
 /* Copies /proc/self/maps to /dev/shm/scope-UID-PID-maps when some hook

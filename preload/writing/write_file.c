@@ -8,6 +8,7 @@
 #include "companion_loader.h"
 #include "fold.h"
 #include "log.h"
+#include "process_meta.h"
 #include "output_path.h"
 #include "part_paths.h"
 #include "partial_file.h"
@@ -53,7 +54,7 @@ static const struct scope_writer_api *load_writer(void)
     const struct scope_writer_api *api = scope_load_companion(
         "libscope-writer.so", writer_standins, "../writer", "scope_writer_api", err, sizeof(err));
     if (!api)
-        scope_log("%s: data left for `scope recover`", err);
+        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
     return api;
 }
 
@@ -74,14 +75,17 @@ static int write_into(const struct scope_writer_api *api, scope_writer *w, const
                   (!comms || api->communicators(w, comms) == 0);
     if (!written) {
         const char *why = scope_event_groups_error(le);
-        scope_log("writing %s failed: %s: data left for `scope recover`", path,
-                  why ? why : api->error(w));
+        if (!why || !*why)
+            why = *api->error(w) ? api->error(w) : "see above";
+        scope_log("writing %s failed (%s): data left for `scope recover --run %d`", path, why,
+                  scope_meta_run_pid());
         api->abort(w);
     }
     int finished = written && api->finish(w) == 0;
     scope_partial_file_set(NULL);
     if (written && !finished)
-        scope_log("writing %s failed: %s: data left for `scope recover`", path, api->error(NULL));
+        scope_log("writing %s failed (%s): data left for `scope recover --run %d`", path,
+                  api->error(NULL), scope_meta_run_pid());
     return finished ? 0 : -1;
 }
 
@@ -98,7 +102,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     struct scope_run_info run = scope_run_info_from(&scope_facts, nranks, run_start_time);
     scope_writer *w = api->create(path, &run, err, sizeof(err));
     if (!w) {
-        scope_log("%s: data left for `scope recover`", err);
+        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
         return -1;
     }
     size_t events;
@@ -131,12 +135,12 @@ int scope_write_part(const char *path, const struct scope_rank_info *own,
     if (!api)
         return -1;
     if (scope_part_dir_make(path, err, sizeof err) != 0) {
-        scope_log("%s: data left for `scope recover`", err);
+        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
         return -1;
     }
     scope_writer *w = api->create_part(path, err, sizeof(err));
     if (!w) {
-        scope_log("%s: data left for `scope recover`", err);
+        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
         return -1;
     }
     return write_into(api, w, path, own, le, NULL, own_ids, NULL, more, ctx, events);

@@ -33,18 +33,20 @@ run_job() {
 }
 
 # The one line saying what failed and why (the pattern $1), and that the
-# data is kept.
+# data is kept for `scope recover --run PID` (rank 0's pid).
 expect_failure_line() {
     [ "$(grep -c '^scope:' err.txt)" -eq 1 ] || fail "expected one scope: line"
-    grep -q "^scope: $1: data left for \`scope recover\`$" err.txt ||
+    grep -q "^scope: $1: data left for \`scope recover --run [0-9]*\`$" err.txt ||
         fail "the message does not say what failed ($1) and that the data is kept"
 }
 
-# Recovers the run that was to write disk/out.h5 and checks every call is there.
+# Recovers the run the failure line names, which was to write disk/out.h5,
+# and checks every call is there.
 recover_and_check() {
     local pid
-    pid=$("$SCOPE_CLI" recover --list 2>&1 | sed -n "s|.*run of pid \([0-9]*\): 2 of 2 rank(s) -> $work/disk/out.h5|\1|p")
-    [ -n "$pid" ] || fail "scope recover --list does not offer the run"
+    pid=$(sed -n 's/.*`scope recover --run \([0-9]*\)`$/\1/p' err.txt)
+    "$SCOPE_CLI" recover --list 2>&1 | grep -q "run of pid $pid: 2 of 2 rank(s) -> $work/disk/out.h5" ||
+        fail "scope recover --list does not offer the run of pid '$pid'"
     "$SCOPE_CLI" recover --run "$pid" 2>>err.txt || fail "scope recover failed"
     "$SCOPE_CLI" summary disk/out.h5 --format csv >summary.csv || fail "cannot read the recovered file"
     grep -q "^work,$((2 * calls))," summary.csv || fail "recovered file lacks calls: $(cat summary.csv)"
@@ -53,7 +55,7 @@ recover_and_check() {
 
 # 1. the filesystem is full
 run_job
-expect_failure_line "writing $work/disk/out.h5 failed: .*(HDF5: .*No space left on device)"
+expect_failure_line "writing $work/disk/out.h5 failed (.*HDF5: .*No space left on device.*)"
 mount -o remount,size=64m "$work/disk"
 recover_and_check
 echo "ok: full filesystem"

@@ -110,8 +110,11 @@ $MPIRUN -n 5 "$SCOPE_CLI" run -c "$CONFIG" -- "$PROGRAM" >out.txt 2>err.txt || t
 [ ! -e profiling_data.h5 ] || fail "a file was written without the ranks of two nodes"
 grep -q "cannot create profiling_data.h5.d" err.txt || fail "no reason given"
 grep -q "^scope: wrote" err.txt && fail "scope says it wrote a file"
+# every failing rank names the run to recover: rank 0's pid
+pid0=$(sed -n 's/.*data left for `scope recover --run \([0-9]*\)`$/\1/p' err.txt | sort -u)
+[ "$(echo "$pid0" | wc -w)" -eq 1 ] || fail "not one run named: $(cat err.txt)"
 rm profiling_data.h5.d
-"$SCOPE_CLI" recover -o recovered.h5 2>recover.txt || fail "recover: $(cat recover.txt)"
+"$SCOPE_CLI" recover --run "$pid0" -o recovered.h5 2>recover.txt || fail "recover: $(cat recover.txt)"
 grep -q "5 of 5 rank(s) on 3 nodes -> recovered.h5 + recovered.h5.d/" recover.txt ||
     fail "recover said: $(cat recover.txt)"
 [ "$(ls recovered.h5.d)" = "$(printf 'node1.h5\nnode2.h5')" ] ||

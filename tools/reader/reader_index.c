@@ -317,6 +317,8 @@ const struct file_index_rank *reader_index_rank(const reader_index *x, int rank,
                                                 size_t *n)
 {
     struct file_index_rank key = {.rank = rank};
+    if (!x->nranks)
+        return NULL;
     const struct file_index_rank *hit =
         bsearch(&key, x->ranks, x->nranks, sizeof *x->ranks, cmp_rank_row);
     if (!hit)
