@@ -115,7 +115,7 @@ int region_begin(struct region_stream *r, hid_t regions,
          h5_attr_int64(r->group, "unfinished_calls", (int64_t)info->unfinished, &r->err) < 0) ||
         (info->payload && h5_attr_string(r->group, "mpi_payload", info->payload, &r->err) < 0) ||
         (info->peers && info->peers->n && peer_totals_write(r->group, info->peers, &r->err) < 0) ||
-        (info->peers && info->peers->n && !info->payload && info->peers->family &&
+        (info->peers && !info->payload && info->peers->family &&
          h5_attr_string(r->group, "mpi_payload", info->peers->family, &r->err) < 0))
         return -1;
     r->has_self = info->has_self;
@@ -123,7 +123,7 @@ int region_begin(struct region_stream *r, hid_t regions,
     r->has_payload = info->payload != NULL;
     r->row.unfinished_calls = (int64_t)info->unfinished;
     r->row.payload = file_index_payload_code(
-        info->payload ? info->payload : info->peers && info->peers->n ? info->peers->family : NULL);
+        info->payload ? info->payload : info->peers ? info->peers->family : NULL);
     if (info->peers && info->peers->n)
         r->row.datasets |= file_index_dataset_bit("peer_ranks");
     if (region_encoder_begin(&r->encoder, region_payload_of(info->payload)) != 0) {

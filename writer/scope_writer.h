@@ -126,7 +126,8 @@ struct scope_region_info {
                                    /* "collective", ...), else NULL */
     const struct scope_region_profile *profile;   /* profile mode, else NULL: its */
                                    /* statistics then come from it, it has no calls */
-    const struct scope_peer_totals *peers;   /* NULL or n == 0: none */
+    const struct scope_peer_totals *peers;   /* NULL or n == 0: no totals; its family */
+                                   /* names the mpi_payload of a region without rows */
 };
 
 /* The run's communicators (README.md, "File format"): communicator i has

@@ -89,7 +89,7 @@ size_t scope_wire_region_encode(char *buf, const struct scope_region_info *info,
     if (info->profile)
         f.profile_len = scope_wire_profile_encode(buf + at, info->profile);
     at += f.profile_len;
-    if (info->peers && info->peers->n) {
+    if (info->peers && (info->peers->n || info->peers->family)) {
         f.npeers = info->peers->n;
         at = put_string(buf, at, info->peers->family, &f.peer_family_len);
     }
@@ -149,8 +149,9 @@ int scope_wire_region_decode(const char *buf, size_t len, struct scope_region_in
         !(info->profile = scope_wire_profile_decode(p + strings, f.profile_len)))
         return -1;
     size_t before_peers = sizeof(f) + strings + f.profile_len;
-    if (f.npeers && !(info->peers = peers_new(buf + before_peers, len - before_peers,
-                                              f.npeers, f.peer_family_len)))
+    if ((f.npeers || f.peer_family_len) &&
+        !(info->peers = peers_new(buf + before_peers, len - before_peers, f.npeers,
+                                  f.peer_family_len)))
         return -1;
     *calls = f.calls;
     return info->name && info->symbol && info->library && info->clones &&

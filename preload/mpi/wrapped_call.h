@@ -90,8 +90,8 @@ extern __thread void *scope_binding_caller __attribute__((tls_model("initial-exe
  * call that carried nothing (a Test or Iprobe that found nothing, a Wait
  * completing only sends, a failed call) is recorded as a timed call, no
  * payload header: polling loops cost no more than timed only. A call
- * counted without a row (profile mode, folded) adds its messages to the
- * peer totals. */
+ * counted without a row (profile mode, folded) adds its messages, and the
+ * bytes it moved without a message (a collective's), to the peer totals. */
 static inline void call_ends(struct wrapped_call *w, void *caller)
 {
     scope_tls.busy--;
@@ -102,10 +102,11 @@ static inline void call_ends(struct wrapped_call *w, void *caller)
     if (scope_wrapped_call_ends(w->hook, w->start, w->end, (uint64_t)(uintptr_t)caller,
                                 w->n ? w->item : NULL, w->n) == SCOPE_CALL_COUNTED)
         for (size_t i = 0; i < w->n; i++)
-            if (w->item[i].kind != SCOPE_ITEM_CALL)
+            if (w->item[i].kind != SCOPE_ITEM_CALL || w->item[i].bytes > 0)
                 scope_peer_totals_add(w->hook, w->item[i].peer,
-                                      w->item[i].kind == SCOPE_ITEM_SENT ? SCOPE_PEER_SENT
-                                                                         : SCOPE_PEER_RECEIVED,
+                                      w->item[i].kind == SCOPE_ITEM_SENT       ? SCOPE_PEER_SENT
+                                      : w->item[i].kind == SCOPE_ITEM_RECEIVED ? SCOPE_PEER_RECEIVED
+                                                                               : SCOPE_PEER_CALLS,
                                       w->item[i].bytes);
     if (w->item != w->small)
         free(w->item);

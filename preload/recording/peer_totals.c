@@ -140,7 +140,8 @@ void scope_peer_totals_add(uint32_t hook, int32_t peer, enum scope_peer_directio
                            int64_t bytes)
 {
     struct peer_table *t = my_table();
-    if (!t || !t->head || peer < 0 || (2 * (t->head->used + 1) > t->head->capacity && grow(t) != 0))
+    if (!t || !t->head || peer < (direction == SCOPE_PEER_CALLS ? -1 : 0) ||
+        (2 * (t->head->used + 1) > t->head->capacity && grow(t) != 0))
         return;
     struct scope_peer_total *e = find(t->head, hook, peer, (int32_t)direction);
     if (e->messages == 0) {   /* the key before the count that makes the slot used */

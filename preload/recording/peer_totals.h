@@ -23,11 +23,14 @@
 
 #define SCOPE_PEER_TABLE_MAGIC "SCOPEPT1"
 
-enum scope_peer_direction { SCOPE_PEER_SENT = 0, SCOPE_PEER_RECEIVED = 1 };
+/* SCOPE_PEER_CALLS: the bytes of calls not stored as rows that no message
+ * carries (a collective's, a one-sided or I/O call's), by the call's one
+ * peer (-1: none or several); messages counts those calls. */
+enum scope_peer_direction { SCOPE_PEER_SENT = 0, SCOPE_PEER_RECEIVED = 1, SCOPE_PEER_CALLS = 2 };
 
 struct scope_peer_total {
     uint32_t hook;
-    int32_t peer;                  /* world rank */
+    int32_t peer;                  /* world rank (SCOPE_PEER_CALLS: -1 too) */
     int32_t direction;             /* enum scope_peer_direction */
     uint64_t messages, bytes;
 };
@@ -48,8 +51,9 @@ static inline size_t scope_peer_table_bytes(uint64_t capacity)
 }
 
 /* One message (or one collective's share) of `bytes` sent to or received
- * from world rank `peer` by a call of `hook`; dropped when memory runs
- * out, peer is no rank or the tables were removed. */
+ * from world rank `peer` by a call of `hook`, or one call's own bytes
+ * (SCOPE_PEER_CALLS); dropped when memory runs out, peer is no rank (but
+ * -1 for SCOPE_PEER_CALLS) or the tables were removed. */
 void scope_peer_totals_add(uint32_t hook, int32_t peer, enum scope_peer_direction direction,
                            int64_t bytes);
 

@@ -71,7 +71,7 @@ int scope_region_peers_build(struct scope_region_peers *rp, struct scope_peer_to
 const struct scope_peer_totals *scope_region_peers_of(const struct scope_region_peers *rp,
                                                       size_t r)
 {
-    return rp && rp->region && rp->region[r].n ? &rp->region[r] : NULL;
+    return rp && rp->region && (rp->region[r].n || rp->region[r].family) ? &rp->region[r] : NULL;
 }
 
 void scope_region_peers_free(struct scope_region_peers *rp)

@@ -24,7 +24,8 @@ struct scope_region_peers {
 int scope_region_peers_build(struct scope_region_peers *rp, struct scope_peer_total *totals,
                              size_t n, const uint32_t *hook_region,
                              const char *const *hook_symbol, size_t nhooks, size_t nregions);
-/* Region r's, NULL when rp has none. */
+/* Region r's: its totals (n 0 when none) and family when it is an MPI
+ * function's with payload, NULL when it has neither. */
 const struct scope_peer_totals *scope_region_peers_of(const struct scope_region_peers *rp,
                                                       size_t r);
 void scope_region_peers_free(struct scope_region_peers *rp);

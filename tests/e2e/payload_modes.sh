@@ -7,7 +7,13 @@
 # it and folds its later calls): `scope comm --format csv` prints the
 # trace's matrix exactly every time, the profile's MPI_Isend has peer
 # totals and no rows, the folded run's folded calls and peer totals.
-# usage: payload_modes.sh   (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON)
+# Then COLLECTIVES (payload_collectives.c with mpi-all.conf) and RMA_IO
+# (payload_rma_io.c with mpi-onesided-io.conf), each as a trace and as a
+# profile: the bytes a profile's calls moved without a message come from
+# their peer totals, so `scope comm --collectives` and the calls, bytes
+# and mean_bytes of `scope summary` are the trace's.
+# usage: payload_modes.sh   (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON
+#                            COLLECTIVES ALL_CONFIG RMA_IO RMA_IO_CONFIG)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-payload-modes-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -19,6 +25,26 @@ run() {   # NAME [VAR=VALUE ...]
     env "$@" $MPIRUN -n 4 "$SCOPE_CLI" run -c "$CONFIG" -o "$name.h5" -- "$PROGRAM" rounds 300 \
         >/dev/null 2>err.txt || fail "$name run"
     "$SCOPE_CLI" comm "$name.h5" --format csv >"$name.csv" 2>>err.txt || fail "$name: scope comm"
+}
+# NAME PROGRAM CONFIG: a trace and a profile of PROGRAM move the same bytes
+same_bytes() {
+    local name=$1 program=$2 config=$3 mode
+    for mode in trace profile; do
+        SCOPE_MODE=$mode $MPIRUN -n 4 "$SCOPE_CLI" run -c "$config" -o "$name-$mode.h5" -- \
+            "$program" >/dev/null 2>err.txt || fail "$name: $mode run"
+        "$SCOPE_CLI" comm "$name-$mode.h5" --collectives --format csv >"$name-$mode.csv" \
+            2>>err.txt || fail "$name: scope comm of the $mode"
+        "$SCOPE_CLI" summary "$name-$mode.h5" --format csv 2>>err.txt |
+            "$PYTHON" -c 'import csv, itertools, sys
+lines = itertools.takewhile(lambda l: l.strip() and not l.startswith("#"),
+                            itertools.dropwhile(lambda l: l.startswith("#"), sys.stdin))
+for row in csv.DictReader(lines):
+    print(row["region"], row["calls"], row["bytes"], row["mean_bytes"])' \
+            | sort >"$name-$mode.bytes" || fail "$name: scope summary of the $mode"
+    done
+    grep -q "[0-9] [0-9.]*$" "$name-trace.bytes" || fail "$name: no bytes in the trace's summary"
+    diff "$name-trace.csv" "$name-profile.csv" || fail "$name: the profile's collectives differ"
+    diff "$name-trace.bytes" "$name-profile.bytes" || fail "$name: the profile's bytes differ"
 }
 run trace
 [ "$(wc -l <trace.csv)" -ge 9 ] || fail "the trace's matrix has too few pairs: $(cat trace.csv)"
@@ -46,3 +72,6 @@ with h5py.File("limit.h5") as f:
         assert folded > 0 and len(g["start_times"]) + folded == 600, (r, folded)
         assert sum(g["peer_messages"][:]) == folded, (r, folded, g["peer_messages"][:])
 PY
+same_bytes collectives "$COLLECTIVES" "$ALL_CONFIG"
+same_bytes rma-io "$RMA_IO" "$RMA_IO_CONFIG"
+echo "ok: a profile's collectives, one-sided and I/O calls moved the trace's bytes"

@@ -8,13 +8,14 @@
 # bytes to r + 1) and equal to that of the same run ended by MPI_Finalize
 # (recovered through `--gather` and `--dir`, as a job across nodes),
 # its MPI_Alltoallv holds per rank 2000 messages to and from each peer with
-# their exact bytes; as a trace, the MPI_Alltoallv's peer totals and `scope
+# their exact bytes (and, direction 2, its 2000 calls with all they sent); as a trace, the MPI_Alltoallv's peer totals and `scope
 # comm --collectives` are the finalized run's; as a trace past trace_limit
 # (SCOPE_TRACE_LIMIT=8K), every rank says when it passed it
 # (trace_limit_passed_ns, after every stored row's end) and the matrix,
 # rows and folded calls' peer totals together, is the ring's exactly. The
 # finalized runs send their peer totals to rank 0 three rows a message
-# (SCOPE_TEST_PEER_ROWS=3), the MPI_Alltoallv's 8 rows in 3 messages.
+# (SCOPE_TEST_PEER_ROWS=3), the MPI_Alltoallv's 8 rows (a profile's 9) in
+# 3 messages.
 # usage: peers_recover.sh   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
 set -euo pipefail
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-peers-recover-XXXXXX")
@@ -95,6 +96,8 @@ def alltoallv(name):
             # rank r sends (r + 1) + 10 d ints to rank d, receives (s + 1) + 10 r from rank s
             want = [(d, w, rounds, rounds * 4 * ((r + 1) + 10 * d if w == 0 else (d + 1) + 10 * r))
                     for d in range(4) for w in (0, 1)]
+            if name.startswith("profile"):   # and the calls' own bytes: all it sent
+                want.insert(0, (-1, 2, rounds, rounds * 4 * (4 * (r + 1) + 60)))
             assert got == want, (name, r, got, want)
 for name in ("profile.h5", "profile-recovered.h5", "trace.h5", "trace-recovered.h5"):
     alltoallv(name)

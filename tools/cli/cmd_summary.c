@@ -40,7 +40,8 @@ static void regions_table(const scope_file *f, const scope_region_stats *st, siz
     for (size_t c = 0; c < 6; c++)
         table_column(t, timing[c], COL_DURATION);
     table_column(t, "share", COL_PERCENT);
-    bool payload = scope_has_payload(f); /* else the columns of old */
+    /* else the columns of old; a profile's bytes are in its peer totals */
+    bool payload = cli_has_matrix(f);
     if (payload) {
         table_column(t, "bytes", COL_INT);
         table_column(t, "mean_bytes", COL_NUMBER);

@@ -184,6 +184,18 @@ scope_comm_pair *scope_comm_matrix(const scope_file *f, const scope_filter *flt,
     return reader_rows(pl.items, pl.n, rc, count);
 }
 
+/* Is the region an MPI function's of the family on some rank (whether
+ * its calls there carried anything)? */
+static bool region_has_family(const scope_file *f, size_t r, scope_payload_family family)
+{
+    for (size_t ri = 0; ri < f->n_ranks; ri++) {
+        const series *s = reader_series(f, r, ri);
+        if (s && s->declared == family)
+            return true;
+    }
+    return false;
+}
+
 scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *flt,
                                      scope_payload_family family, size_t *count,
                                      scope_error *err)
@@ -197,7 +209,7 @@ scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *fl
     bool *keep = sel.keep;
     const bool *rank_keep = sel.rank_keep;
     for (size_t r = 0; rc == 0 && r < nr; r++)
-        keep[r] = keep[r] && scope_region_payload_family(f, r) == family;
+        keep[r] = keep[r] && region_has_family(f, r, family);
     if (rc == 0)
         rc = reader_load_payload(f, keep, rank_keep, PAYLOAD_CALLS, err);
     for (size_t ri = 0; rc == 0 && ri < np; ri++) {
@@ -205,12 +217,15 @@ scope_rank_bytes *scope_family_bytes(const scope_file *f, const scope_filter *fl
             continue;
         scope_rank_bytes *rb = &out[n++];
         rb->rank = f->ranks[ri];
-        for (size_t r = 0; r < nr; r++) {
+        for (size_t r = 0; rc == 0 && r < nr; r++) {
             const series *s = keep[r] ? reader_series(f, r, ri) : NULL;
-            if (!s || s->family != family)
+            reader_call_totals beyond;   /* of the calls not stored as rows */
+            if (!s || s->declared != family ||
+                (rc = reader_region_call_totals(f, r, ri, &beyond, err)) < 0)
                 continue;
             const scope_payload *p = reader_payload_of(s);
-            rb->calls += p->count;
+            rb->calls += (uint64_t)s->stats.calls;
+            rb->bytes += beyond.bytes;
             for (size_t i = 0; i < p->count; i++)
                 rb->bytes += (uint64_t)p->bytes[i];
         }

@@ -360,6 +360,7 @@ series *reader_index_series(const scope_file *f, const reader_index *x,
         if (has & x->values[v])
             s->value_mask |= 1u << v;
     scope_payload_family family = (scope_payload_family)row->payload;
+    s->declared = family;
     s->family = has & x->bytes ? family : SCOPE_PAYLOAD_NONE;
     s->peer_family = has & x->peers ? family : SCOPE_PAYLOAD_NONE;
     s->has_messages = family != SCOPE_PAYLOAD_NONE && (has & x->messages);

@@ -30,13 +30,15 @@ typedef struct series {
      * then order[] is that permutation of 0..count-1. */
     bool sorted;
     size_t *order;
-    /* MPI payload (reader_payload.c): the family from the group's
-     * mpi_payload attribute (NONE: no payload), whether it has message
-     * rows, and the columns of the parts in payload_parts (PAYLOAD_*
-     * bits, set last, under the file's lock). */
+    /* MPI payload (reader_payload.c): the family the group's mpi_payload
+     * attribute declares (NONE: no payload), the same when the group has
+     * per-call columns (family) and when it has peer totals (peer_family:
+     * peer_ranks ...; reader_peers.c), whether it has message rows, and
+     * the columns of the parts in payload_parts (PAYLOAD_* bits, set last,
+     * under the file's lock). */
+    scope_payload_family declared;
     scope_payload_family family;
-    scope_payload_family peer_family;   /* the same, of a group with peer totals */
-                                        /* (peer_ranks ...; reader_peers.c) */
+    scope_payload_family peer_family;
     bool has_messages;
     scope_payload *payload;   /* allocated when first read (reader_payload_of) */
     atomic_uint payload_parts;
@@ -126,9 +128,9 @@ int reader_load_callsites(scope_file *f, hid_t metadata, scope_error *err);
 void reader_free_callsites(scope_file *f);
 
 /* MPI payload (reader_payload.c). The family of a region group from its
- * mpi_payload attribute, looked for only when it links a `bytes` dataset
- * (so that groups without payload cost nothing more): 0, -1 (err set) for
- * a family not known. */
+ * mpi_payload attribute (s->declared; s->family when it links a `bytes`
+ * dataset, s->peer_family when peer totals): 0, -1 (err set) for a family
+ * not known. */
 int reader_read_family(hid_t group, series *s, const char *where, scope_error *err);
 /* The parts of a payload: the columns per call (bytes, peer, tag, comm)
  * and the message rows (msg_*). */
@@ -139,6 +141,16 @@ enum { PAYLOAD_CALLS = 1u, PAYLOAD_MESSAGES = 2u, PAYLOAD_ALL = 3u };
 int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_keep,
                         unsigned parts, scope_error *err);
 void reader_free_payload(series *s);
+/* A region's peer totals on rank index ri added up: the bytes that calls
+ * not stored as rows moved without a message (direction 2: a collective's,
+ * a one-sided or I/O call's) and the calls, and the bytes of all its
+ * (peer, direction 0 or 1) totals. */
+typedef struct reader_call_totals {
+    uint64_t calls, bytes;   /* direction 2 */
+    uint64_t peer_bytes;     /* directions 0 and 1 */
+} reader_call_totals;
+int reader_region_call_totals(const scope_file *f, size_t region, size_t ri,
+                              reader_call_totals *calls, scope_error *err);
 /* The series' payload columns read so far (none read: an empty payload). */
 const scope_payload *reader_payload_of(const series *s);
 

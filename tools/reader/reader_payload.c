@@ -19,9 +19,9 @@ const char *scope_payload_family_name(scope_payload_family family)
 
 int reader_read_family(hid_t group, series *s, const char *where, scope_error *err)
 {
-    bool rows = h5_has_link(group, "bytes"), peers = h5_has_link(group, "peer_ranks");
-    if ((!rows && !peers) || H5Aexists(group, "mpi_payload") <= 0)
+    if (H5Aexists(group, "mpi_payload") <= 0)
         return 0;
+    bool rows = h5_has_link(group, "bytes"), peers = h5_has_link(group, "peer_ranks");
     scope_meta m = {0};
     if (h5_read_attr(group, "mpi_payload", &m, err) < 0)
         return -1;
@@ -29,6 +29,7 @@ int reader_read_family(hid_t group, series *s, const char *where, scope_error *e
     for (size_t k = 1; k < sizeof family_names / sizeof family_names[0]; k++)
         if (m.kind == SCOPE_META_STRING && strcmp(m.text, family_names[k]) == 0)
             family = (scope_payload_family)k;
+    s->declared = family;
     s->family = rows ? family : SCOPE_PAYLOAD_NONE;
     s->peer_family = peers ? family : SCOPE_PAYLOAD_NONE;
     int rc = family != SCOPE_PAYLOAD_NONE

@@ -1,13 +1,15 @@
 /* reader_peers.c: a region's peer totals on one rank (peer_ranks,
  * peer_directions, peer_messages, peer_bytes), checked as they are read:
- * equal lengths, directions 0 or 1, no negative counts. */
+ * equal lengths, directions 0, 1 or 2, peers world ranks (-1 too for
+ * direction 2), no negative counts; the totals of direction 2 (the bytes
+ * of calls not stored as rows that no message carried) added up apart. */
 #include "reader_h5.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
 static int read_totals(const scope_file *f, const series *s, scope_peer_total **out,
-                       size_t *count, scope_error *err)
+                       size_t *count, reader_call_totals *calls, scope_error *err)
 {
     hid_t g = H5Gopen2(f->h5, s->where, H5P_DEFAULT);
     if (g < 0)
@@ -33,14 +35,22 @@ static int read_totals(const scope_file *f, const series *s, scope_peer_total **
     *out = rc == 0 ? malloc((n ? n : 1) * sizeof **out) : NULL;
     if (rc == 0 && !*out)
         rc = reader_fail(err, "out of memory");
+    size_t kept = 0;
+    *calls = (reader_call_totals){0};
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        if ((direction[i] != 0 && direction[i] != 1) || messages[i] < 0 || bytes[i] < 0)
-            rc = reader_fail(err, "%s: peer totals %zu: direction %d, %lld messages, %lld bytes",
-                             s->where, i, direction[i], (long long)messages[i],
-                             (long long)bytes[i]);
-        else
-            (*out)[i] = (scope_peer_total){peer[i], direction[i], (uint64_t)messages[i],
-                                           (uint64_t)bytes[i]};
+        if (direction[i] < 0 || direction[i] > 2 || peer[i] < (direction[i] == 2 ? -1 : 0) ||
+            messages[i] < 0 || bytes[i] < 0) {
+            rc = reader_fail(err, "%s: peer totals %zu: peer %d, direction %d, %lld messages, "
+                             "%lld bytes", s->where, i, peer[i], direction[i],
+                             (long long)messages[i], (long long)bytes[i]);
+        } else if (direction[i] == 2) {
+            calls->calls += (uint64_t)messages[i];
+            calls->bytes += (uint64_t)bytes[i];
+        } else {
+            calls->peer_bytes += (uint64_t)bytes[i];
+            (*out)[kept++] = (scope_peer_total){peer[i], direction[i], (uint64_t)messages[i],
+                                                (uint64_t)bytes[i]};
+        }
     }
     free(peer);
     free(direction);
@@ -51,7 +61,7 @@ static int read_totals(const scope_file *f, const series *s, scope_peer_total **
         *out = NULL;
         return -1;
     }
-    *count = n;
+    *count = kept;
     return 0;
 }
 
@@ -65,8 +75,25 @@ scope_peer_total *scope_region_peer_totals(const scope_file *f, size_t region, i
     if (!s)
         return calloc(1, sizeof(scope_peer_total));
     scope_peer_total *out = NULL;
+    reader_call_totals calls;
     h5_quiet q = reader_hold(f);
-    read_totals(f, s, &out, count, err);
+    read_totals(f, s, &out, count, &calls, err);
     reader_release(f, q);
     return out;
+}
+
+int reader_region_call_totals(const scope_file *f, size_t region, size_t ri,
+                              reader_call_totals *calls, scope_error *err)
+{
+    *calls = (reader_call_totals){0};
+    const series *s = region < f->n_regions ? reader_series(f, region, ri) : NULL;
+    if (!s || s->peer_family == SCOPE_PAYLOAD_NONE)
+        return 0;
+    scope_peer_total *totals = NULL;
+    size_t n = 0;
+    h5_quiet q = reader_hold(f);
+    int rc = read_totals(f, s, &totals, &n, calls, err);
+    reader_release(f, q);
+    free(totals);
+    return rc;
 }

@@ -46,20 +46,27 @@ int scope_region_imbalance(const scope_file *f, size_t region, const scope_filte
 }
 
 /* The bytes a region with payload moved over the selected ranks (its
- * payload read already). */
-static void region_bytes(const scope_file *f, size_t region, const bool *rank_keep,
-                         scope_region_stats *st)
+ * payload read already): its rows', and those of its calls not stored as
+ * rows (a profile's, folded calls), from its peer totals: a
+ * point-to-point call's are its messages', any other's its own. */
+static int region_bytes(const scope_file *f, size_t region, const bool *rank_keep,
+                        scope_region_stats *st, scope_error *err)
 {
     for (size_t ri = 0; ri < f->n_ranks; ri++) {
         const series *s = rank_keep[ri] ? reader_series(f, region, ri) : NULL;
-        if (!s || s->family == SCOPE_PAYLOAD_NONE)
+        reader_call_totals beyond;
+        if (!s || s->declared == SCOPE_PAYLOAD_NONE)
             continue;
+        if (reader_region_call_totals(f, region, ri, &beyond, err) < 0)
+            return -1;
         st->has_bytes = true;
         const scope_payload *p = reader_payload_of(s);
         for (size_t i = 0; i < p->count; i++)
             st->bytes += (uint64_t)p->bytes[i];
+        st->bytes += beyond.bytes + (s->declared == SCOPE_PAYLOAD_P2P ? beyond.peer_bytes : 0);
     }
     st->mean_bytes = st->calls ? (double)st->bytes / (double)st->calls : NAN;
+    return 0;
 }
 
 /* The region's statistics over the selected ranks. */
@@ -116,7 +123,7 @@ scope_region_stats *scope_summary(const scope_file *f, const scope_filter *flt, 
         st->self = reader_seconds(self[r]);
         st->rank_mean = selected_ranks ? st->total / (double)selected_ranks : NAN;
         st->share = span > 0 ? st->rank_mean / span : NAN;
-        region_bytes(f, r, rank_keep, st);
+        rc = region_bytes(f, r, rank_keep, st, err);
     }
     reader_selection_free(&sel);
     free(self);
