@@ -1,8 +1,10 @@
 /* callsite_resolve.c: names each distinct return address once (libdw in
  * libscope-resolve.so), demangles C++ names with the program's own
- * runtime, and adds the stacks to a callsite set. */
+ * runtime, and adds the stacks to a callsite set, the frames of an MPI
+ * library's Fortran binding left out. */
 #include "callsite_resolve.h"
 #include "demangle.h"
+#include "mpi_bindings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,22 @@ static int32_t frame_of(struct address_frames *cache, const struct scope_resolve
     return id;
 }
 
+/* A stack that starts in an MPI library's Fortran binding, taken
+ * SCOPE_BINDING_FRAMES deeper than asked for (hot_path.c), without the
+ * binding's frames and those extra ones: the call site is the program's
+ * line. Returns its new depth. */
+static size_t past_binding(const struct scope_callsite_set *set, int32_t *frames, size_t n)
+{
+    size_t skip = 0;
+    while (skip + 1 < n && scope_is_binding_module(set->frames[frames[skip]].module))
+        skip++;
+    if (skip == 0)
+        return n;
+    memmove(frames, frames + skip, (n - skip) * sizeof *frames);
+    size_t asked = n > SCOPE_BINDING_FRAMES ? n - SCOPE_BINDING_FRAMES : 1;
+    return asked < n - skip ? asked : n - skip;
+}
+
 static size_t power_of_two_above(size_t n)
 {
     size_t c = 64;
@@ -71,6 +89,8 @@ int scope_callsites_resolve(scope_resolver_get_fn get, const char *maps,
         n = n < SCOPE_CALLSITE_MAX_DEPTH ? n : SCOPE_CALLSITE_MAX_DEPTH;
         for (size_t k = 0; rc == 0 && k < n; k++)
             rc = (frames[k] = frame_of(&cache, api, r, set, scope_site_addrs(sites, i)[k])) < 0;
+        if (rc == 0)
+            n = past_binding(set, frames, n);
         rc = rc == 0 && ((*map)[i] = scope_callsite_set_site(set, frames, n)) >= 0 ? 0 : -1;
     }
     api->close(r);

@@ -15,6 +15,7 @@
 #include "grow_array.h"
 #include "libunwind_local.h"
 #include "log.h"
+#include "mpi_bindings.h"
 #include "name_index.h"
 #include "never_hooked.h"
 #include "patcher.h"
@@ -232,7 +233,9 @@ static void add_got_target(uint32_t id, uintptr_t thunk)
  * libunwind when call sites go deeper than 1. */
 static void set_recording(uint32_t id, int depth, unsigned values)
 {
-    scope_hook_callsite_depth[id] = (uint8_t)(depth | (values ? SCOPE_HOOK_VALUES : 0));
+    int mpi = depth > 0 && scope_is_mpi_function(scope_rt.hooks[id].symbol);
+    scope_hook_callsite_depth[id] =
+        (uint8_t)(depth | (values ? SCOPE_HOOK_VALUES : 0) | (mpi ? SCOPE_HOOK_MPI : 0));
     scope_hook_values[id] = (uint8_t)values;
     if (depth > 1 && scope_libunwind_load() != 0 && !unwind_missing_said) {
         unwind_missing_said = 1;
@@ -400,6 +403,12 @@ static void collect_new_modules(const struct scope_module_list *modules, struct 
         }
         seen[nseen++].bias = m->bias;
         c->module = seen[nseen - 1].path;
+        if (scope_is_binding_module(m->path)) {   /* MPI calls from it: call sites past it */
+            scope_binding_range_add(m->start, m->end);
+            if (scope_libunwind_load() != 0)
+                scope_debug("libunwind not loaded: MPI calls from %s keep it as call site",
+                            m->path);
+        }
         if (scope_elf_foreach_module_symbol(m, configured, collect, c, err, sizeof err) != 0)
             scope_debug("%s", err);
     }

@@ -5,6 +5,7 @@
  * (allocation, I/O) goes through call_out. */
 #include "thread_state.h"
 #include "callsite_stack.h"
+#include "mpi_bindings.h"
 #include "fold.h"
 #include "profile_table.h"
 #include "context_stacks.h"
@@ -368,7 +369,12 @@ static __attribute__((noinline, cold)) int entry_slow(struct scope_thread *t, ui
         return 0;
     }
     uint32_t stack = 0;
-    uint32_t depth = scope_hook_callsite_depth[hook] & SCOPE_HOOK_DEPTH_MASK;
+    uint32_t recording = scope_hook_callsite_depth[hook];
+    uint32_t depth = recording & SCOPE_HOOK_DEPTH_MASK;
+    if ((recording & SCOPE_HOOK_MPI) && scope_in_binding(*slot)) {
+        depth += SCOPE_BINDING_FRAMES;   /* on, past the binding (mpi_bindings.h) */
+        depth = depth < SCOPE_CALLSITE_MAX_DEPTH ? depth : SCOPE_CALLSITE_MAX_DEPTH;
+    }
     if (depth > 1) {
         stack = number_stack(t, slot, depth);
         now = now_raw();   /* the unwind is not the call's time */

@@ -72,13 +72,18 @@ extern __thread struct scope_thread scope_tls __attribute__((tls_model("initial-
  * byte is above 1 to the slow path, sends these too, and the exit's fast
  * path tests the byte it loads anyway, so hooks without values pay nothing. */
 #define SCOPE_HOOK_VALUES 0x80u
-#define SCOPE_HOOK_DEPTH_MASK 0x7fu
+/* The bit that says the hook is an MPI function's with call sites: its
+ * entry takes the slow path, which looks past a Fortran binding for the
+ * call site (mpi_bindings.h). */
+#define SCOPE_HOOK_MPI 0x40u
+#define SCOPE_HOOK_DEPTH_MASK 0x3fu
 
 /* Process-wide, read by the hot path. */
 extern volatile int scope_recording;                 /* 0 before start and after stop */
 extern uintptr_t scope_hook_targets[SCOPE_MAX_HOOKS]; /* where each hook continues */
 extern uint8_t scope_hook_callsite_depth[SCOPE_MAX_HOOKS]; /* 0: no call sites; */
-                                     /* | SCOPE_HOOK_VALUES: records values */
+                                     /* | SCOPE_HOOK_VALUES: records values, */
+                                     /* | SCOPE_HOOK_MPI: an MPI function's */
 extern uint8_t scope_hook_values[SCOPE_MAX_HOOKS];   /* what each records (call_values.h) */
 extern int scope_clock_uses_tsc;
 extern uint64_t scope_xsave_size;

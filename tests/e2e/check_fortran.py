@@ -9,7 +9,9 @@ grid over rotated ranks, its rows, an intercommunicator of the rows and
 its merge) their ids in rank 0's order of creation, the same on every member,
 with their sizes and members, each once in the file, total bytes sent must
 equal total bytes received, and the call sites must be the program's own
-subroutines, not the MPI library's Fortran bindings; the v and w
+subroutines, not the MPI library's Fortran bindings (also of the MPI
+functions recorded by their patch in libmpi: MPI_Win_fence, MPI_File_open,
+MPI_Win_lock_all); the v and w
 collectives' bytes to and from each peer (peer_*); with LARGE_COUNT=1
 (mpi_f08 on an MPI with the MPI-4 large-count forms) the calls its counts
 of kind MPI_COUNT_KIND made, recorded as the large-count functions
@@ -459,6 +461,20 @@ with h5py.File(sys.argv[1]) as f:
                              ("peer_ranks", "peer_directions", "peer_messages", "peer_bytes"))))
             if got != want:
                 fail(f"rank {r} {name}: (peer, direction, messages, bytes) {got}, want {want}")
+    # MPI functions scope has no Fortran wrapper of, recorded by their
+    # patch in libmpi, called from the binding: their call site is still
+    # the program's line, one frame deep (the binding's frames dropped)
+    for name, count in (("MPI_Win_fence", 8), ("MPI_File_open", 1), ("MPI_Win_lock_all", 1)):
+        for r in range(N):
+            g = f[f"rank{r}/regions/{name}"]
+            ids = column(g, "callsite_ids")
+            where = [caller_of(g, i) for i in range(len(ids))]
+            if len(where) < count or not all(
+                    any(s in w for s in SUBROUTINES + ("large_count",)) for w in where):
+                fail(f"rank {r} {name}: call sites {where}, want the program's subroutines")
+            deep = [list(sites[i]) for i in set(ids) if sum(x >= 0 for x in sites[i]) != 1]
+            if deep:
+                fail(f"rank {r} {name}: call sites of more than one frame: {deep}")
     if sent != received or sent == 0:
         fail(f"{sent} bytes sent, {received} received")
     print(f"check_fortran: every Fortran call's payload and call site as expected; "
