@@ -30,16 +30,6 @@ static hid_t frame_type(hid_t string, hid_t offset_type, hid_t line_type)
     return t;
 }
 
-static hid_t utf8_string(void)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
-        H5Tclose(t);
-        return H5I_INVALID_HID;
-    }
-    return t;
-}
-
 static int write_frames(hid_t group, const struct scope_callsite_table *t,
                         const struct h5_err *e)
 {
@@ -53,7 +43,7 @@ static int write_frames(hid_t group, const struct scope_callsite_table *t,
         rows[i] = (struct frame_row){f->module ? f->module : "", f->function ? f->function : "",
                                      f->file ? f->file : "", f->offset, f->line};
     }
-    hid_t string = utf8_string();
+    hid_t string = h5_utf8_string();
     hid_t mem = string < 0 ? H5I_INVALID_HID
                            : frame_type(string, H5T_NATIVE_UINT64, H5T_NATIVE_INT32);
     hid_t file = string < 0 ? H5I_INVALID_HID

@@ -61,16 +61,6 @@ int file_index_add_region(struct file_index *x, const struct file_index_region *
     return 0;
 }
 
-static hid_t utf8_string(void)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
-        H5Tclose(t);
-        return H5I_INVALID_HID;
-    }
-    return t;
-}
-
 /* index_regions' dataset_bits: the names of its datasets' bits, in order. */
 static int write_bit_names(hid_t d, hid_t string, const struct h5_err *e)
 {
@@ -130,7 +120,7 @@ static int write_regions(struct file_index *x, hid_t meta, const struct h5_err *
         snprintf(e->buf, e->len, "out of memory for the file's index");
         return -1;
     }
-    hid_t string = utf8_string();
+    hid_t string = h5_utf8_string();
     hid_t mem = file_index_region_type(0), disk = file_index_region_type(1);
     int rc = -1;
     if (string < 0 || mem < 0 || disk < 0) {

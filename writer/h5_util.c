@@ -133,6 +133,16 @@ int h5_close(hid_t *id)
     return rc < 0 ? -1 : 0;
 }
 
+hid_t h5_utf8_string(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(t);
+        return H5I_INVALID_HID;
+    }
+    return t;
+}
+
 hid_t h5_group_create(hid_t parent, const char *name)
 {
     enum { MAX_COMPACT_ATTRIBUTES = 64, MIN_DENSE_ATTRIBUTES = 48 };

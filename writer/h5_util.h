@@ -41,6 +41,9 @@ int h5_attr_double(hid_t obj, const char *name, double value,
  * close returned (0 when there was nothing to close). */
 int h5_close(hid_t *id);
 
+/* A variable-length UTF-8 string type (the caller closes it); <0 on error. */
+hid_t h5_utf8_string(void);
+
 /* A new group whose attributes stay in its object header (HDF5 moves
  * more than 8 into a heap and a B-tree of their own: measured, a region
  * with its 11 attributes then costs 25 % more to write). <0 on error. */

@@ -25,6 +25,14 @@ static int cmp_region_row(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Closes the valid ids of any kind (each goes with its last reference). */
+static void close_ids(const hid_t *ids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] >= 0)
+            H5Idec_ref(ids[i]);
+}
+
 /* The writer stores rows in rank order: only others need sorting. */
 static void sort_unless_sorted(void *rows, size_t n, size_t size,
                                int (*cmp)(const void *, const void *))
@@ -57,12 +65,7 @@ static int read_rows(hid_t meta, const char *name, hid_t mem_type, size_t row_si
         rc = reader_fail(err, "%smetadata/%s: cannot read the table (truncated file?)", label,
                          name);
     *n = rc == 0 ? (size_t)dims : 0;
-    if (ftype >= 0)
-        H5Tclose(ftype);
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Dclose(d);
+    close_ids((hid_t[]){ftype, space, d}, 3);
     return rc;
 }
 
@@ -86,14 +89,7 @@ static int read_names(hid_t meta, reader_index *x, const char *label, scope_erro
         rc = reader_fail(err, "%smetadata/index_names: cannot read the names (truncated "
                          "file?)", label);
     x->nnames = rc == 0 ? (size_t)n : 0;
-    hid_t types[] = {mtype, ftype};
-    for (size_t i = 0; i < 2; i++)
-        if (types[i] >= 0)
-            H5Tclose(types[i]);
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Dclose(d);
+    close_ids((hid_t[]){mtype, ftype, space, d}, 4);
     return rc;
 }
 
@@ -141,16 +137,7 @@ static int read_bits(hid_t meta, reader_index *x, const char *label, scope_error
         assign_bits(x, names, (size_t)n);
     for (size_t i = 0; i < MOST; i++)
         H5free_memory(names[i]);
-    hid_t types[] = {mtype, ftype};
-    for (size_t i = 0; i < 2; i++)
-        if (types[i] >= 0)
-            H5Tclose(types[i]);
-    if (space >= 0)
-        H5Sclose(space);
-    if (a >= 0)
-        H5Aclose(a);
-    if (d >= 0)
-        H5Dclose(d);
+    close_ids((hid_t[]){mtype, ftype, space, a, d}, 5);
     return rc;
 }
 
