@@ -3,8 +3,10 @@
 config (configs/*.conf, by `include =`) and checks the profile it leaves:
 region names and exact call counts per rank, nesting, and that nothing of
 libscope's own (its finalize traffic, its spills, its HDF5 writer) was
-recorded. One table, CASES, says for every case what runs and what must be
-seen; the small programs of this directory make a known number of calls.
+recorded; for the real MPI applications (hpcc, LAMMPS), that `scope comm`
+finds every message sent also received. One table, CASES, says for every
+case what runs and what must be seen; the small programs of this directory
+make a known number of calls.
 
 usage: app_test.py CASE
 env:   SCOPE_CLI (scope), MPIRUN (launcher with its options), PROGRAM (the
@@ -134,6 +136,17 @@ def check_posix(ranks, _work, _out):
                 and c["name"] == "write"]
         if len(late) != (1 if r == 0 else 0):
             fail(f"rank {r}: {len(late)} write calls after the program's last I/O")
+
+
+def check_matrix(scope_cli, path):
+    """scope comm of an MPI config's run: every message a rank sent was
+    received, byte for byte."""
+    totals = json.loads(run([scope_cli, "comm", path, "--format", "json"]))["totals"]
+    if totals["sent_equals_received"] != "yes" or not totals["messages_sent"] or \
+            not totals["bytes_sent"]:
+        fail(f"scope comm: totals {totals}")
+    print(f"ok: scope comm: {totals['messages_sent']} messages of {totals['bytes_sent']} "
+          f"bytes in all, each sent and received")
 
 
 def check_hpcc(ranks, work, out):
@@ -288,6 +301,7 @@ CASES = {
         # hpcc links BLAS only: the LAPACK line of blas-lapack.conf matches nothing
         "warnings": [r"blas-lapack\.conf:\d+: .* matches no function"],
         "check": check_hpcc,
+        "matrix": True,
         "timeout": 200,   # 20 s of CPU: 80 s of wall time on 2 busy cores
     },
     "lammps": {
@@ -298,6 +312,7 @@ CASES = {
                    f"{LMP}Neighbor::build", f"{LMP}Comm*::forward_comm", f"{LMP}Comm*::exchange"],
         "stdout": r"Total wall time",
         "check": check_lammps,
+        "matrix": True,
     },
     "petsc": {
         "config": ["include = petsc.conf"],
@@ -440,6 +455,8 @@ def main():
             check_totals(ranks, case["children"])
         if "check" in case:
             case["check"](ranks, work, proc.stdout)
+        if case.get("matrix"):
+            check_matrix(scope_cli, os.path.join(work, "profiling_data.h5"))
         counts = collections.Counter(c["name"] for c in ranks[0])
         print(f"ok: {case_name}: {sum(counts.values())} calls on rank 0 in "
               f"{len(counts)} regions, e.g. " +
