@@ -183,7 +183,7 @@ static void completion_call(const struct completion_desc *d, fortran_fn real, vo
     int n = d->count ? fint(a, d->count) : 1;
     struct followed small[SMALL], *r = small;
     MPI_Fint own_small[SMALL * FORTRAN_STATUS_INTS], *own = own_small;
-    if (scope_pending_recvs.n == 0 || n <= 0 ||
+    if (scope_handle_count(&scope_pending_recvs) == 0 || n <= 0 ||
         (n > SMALL && !(r = malloc((size_t)n * (sizeof *r + sizeof own_small / SMALL)))))
         n = 0;
     else if (n > SMALL)

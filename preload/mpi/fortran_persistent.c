@@ -73,7 +73,7 @@ static void start_call(const struct start_desc *d, fortran_fn real, void *caller
 {
     struct wrapped_call w;
     int recorded = call_begins(&w, d->f);
-    if (!recorded && scope_persistent_requests.n == 0) {
+    if (!recorded && scope_handle_count(&scope_persistent_requests) == 0) {
         fortran_forward(real, a);
         return;
     }
@@ -106,7 +106,7 @@ struct free_desc {
 static void free_call(const struct free_desc *d, fortran_fn real, void *caller, void **a)
 {
     (void)caller;
-    if (scope_persistent_requests.n || scope_pending_recvs.n) {
+    if (scope_handle_count(&scope_persistent_requests) || scope_handle_count(&scope_pending_recvs)) {
         scope_tls.busy++;
         request_freed(PMPI_Request_f2c(fint(a, d->request)));
         scope_tls.busy--;
@@ -173,7 +173,7 @@ static void mrecv_call(const struct mrecv_desc *d, fortran_fn real, void *caller
 {
     struct wrapped_call w;
     int recorded = fortran_call_begins(&w, d->f);
-    if (scope_matched_messages.n == 0 && !recorded) {
+    if (scope_handle_count(&scope_matched_messages) == 0 && !recorded) {
         fortran_forward(real, a);
         return;
     }

@@ -28,6 +28,7 @@
 #include "node_writer.h"
 #include "process_meta.h"
 #include "rank_messages.h"
+#include "request_table.h"
 #include "recording_stop.h"
 #include "run_info.h"
 #include "runtime.h"
@@ -48,6 +49,7 @@ void scope_mpi_after_init(void)
         return;
     scope_tls.busy++;
     scope_rt.mpi_initialized = 1;
+    scope_handles_after_init();
     scope_take_fault_signals();
     scope_merge_comms_open(&comms);
     int64_t began = scope_monotonic_ns();

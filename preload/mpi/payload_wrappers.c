@@ -158,7 +158,7 @@ static MPI_Status *completion_begins(struct completion *k, int n, const MPI_Requ
     k->statuses = statuses;
     if (single && statuses == MPI_STATUS_IGNORE)
         k->statuses = own;
-    if (scope_pending_recvs.n == 0 || n <= 0)
+    if (scope_handle_count(&scope_pending_recvs) == 0 || n <= 0)
         return k->statuses;
     k->n = n;
     k->before = n <= SMALL ? k->small_requests : malloc((size_t)n * sizeof *k->before);
@@ -210,7 +210,7 @@ static void completion_ends(struct wrapped_call *w, struct completion *k, int re
     {                                                                                        \
         struct wrapped_call w;                                                               \
         int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        if (!recorded && scope_pending_recvs.n == 0)                                         \
+        if (!recorded && scope_handle_count(&scope_pending_recvs) == 0)                                         \
             return PMPI_##NAME ARGS;                                                         \
         MPI_Status own;                                                                      \
         struct completion k;                                                                 \
