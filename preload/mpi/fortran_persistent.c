@@ -106,7 +106,8 @@ struct free_desc {
 static void free_call(const struct free_desc *d, fortran_fn real, void *caller, void **a)
 {
     (void)caller;
-    if (scope_handle_count(&scope_persistent_requests) || scope_handle_count(&scope_pending_recvs)) {
+    if (scope_handle_count(&scope_persistent_requests) ||
+        scope_handle_count(&scope_pending_recvs)) {
         scope_tls.busy++;
         request_freed(PMPI_Request_f2c(fint(a, d->request)));
         scope_tls.busy--;

@@ -210,7 +210,7 @@ static void completion_ends(struct wrapped_call *w, struct completion *k, int re
     {                                                                                        \
         struct wrapped_call w;                                                               \
         int recorded = call_begins(&w, SCOPE_WRAPPED_##F);                                   \
-        if (!recorded && scope_handle_count(&scope_pending_recvs) == 0)                                         \
+        if (!recorded && scope_handle_count(&scope_pending_recvs) == 0)                     \
             return PMPI_##NAME ARGS;                                                         \
         MPI_Status own;                                                                      \
         struct completion k;                                                                 \

@@ -34,6 +34,11 @@ void scope_write_file_callsites(const struct scope_site_table *sites,
         scope_warn("call sites left out: %s", err);
 }
 
+void scope_write_failed(const char *why)
+{
+    scope_log("%s: data left for `scope recover --run %d`", why, scope_meta_run_pid());
+}
+
 void scope_output_file_path(char *path, size_t len)
 {
     scope_expand_output_path(scope_rt.config.output_file, (pid_t)scope_facts.pid,
@@ -54,7 +59,7 @@ static const struct scope_writer_api *load_writer(void)
     const struct scope_writer_api *api = scope_load_companion(
         "libscope-writer.so", writer_standins, "../writer", "scope_writer_api", err, sizeof(err));
     if (!api)
-        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
+        scope_write_failed(err);
     return api;
 }
 
@@ -77,15 +82,18 @@ static int write_into(const struct scope_writer_api *api, scope_writer *w, const
         const char *why = scope_event_groups_error(le);
         if (!why || !*why)
             why = *api->error(w) ? api->error(w) : "see above";
-        scope_log("writing %s failed (%s): data left for `scope recover --run %d`", path, why,
-                  scope_meta_run_pid());
+        char line[1024];
+        snprintf(line, sizeof line, "writing %s failed (%s)", path, why);
+        scope_write_failed(line);
         api->abort(w);
     }
     int finished = written && api->finish(w) == 0;
     scope_partial_file_set(NULL);
-    if (written && !finished)
-        scope_log("writing %s failed (%s): data left for `scope recover --run %d`", path,
-                  api->error(NULL), scope_meta_run_pid());
+    if (written && !finished) {
+        char line[1024];
+        snprintf(line, sizeof line, "writing %s failed (%s)", path, api->error(NULL));
+        scope_write_failed(line);
+    }
     return finished ? 0 : -1;
 }
 
@@ -102,7 +110,7 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
     struct scope_run_info run = scope_run_info_from(&scope_facts, nranks, run_start_time);
     scope_writer *w = api->create(path, &run, err, sizeof(err));
     if (!w) {
-        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
+        scope_write_failed(err);
         return -1;
     }
     size_t events;
@@ -135,12 +143,12 @@ int scope_write_part(const char *path, const struct scope_rank_info *own,
     if (!api)
         return -1;
     if (scope_part_dir_make(path, err, sizeof err) != 0) {
-        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
+        scope_write_failed(err);
         return -1;
     }
     scope_writer *w = api->create_part(path, err, sizeof(err));
     if (!w) {
-        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
+        scope_write_failed(err);
         return -1;
     }
     return write_into(api, w, path, own, le, NULL, own_ids, NULL, more, ctx, events);

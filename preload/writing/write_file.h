@@ -26,6 +26,10 @@ int scope_write_file(int nranks, int64_t run_start_time, const struct scope_rank
                      const int32_t *own_ids, const struct scope_comm_table *comms,
                      scope_more_ranks_fn more, void *ctx);
 
+/* Says in one line why the file was not written (`why`) and that the
+ * records are kept for `scope recover --run PID` (the run's pid). */
+void scope_write_failed(const char *why);
+
 /* The run's file: the configured output, expanded (rank 0's). */
 void scope_output_file_path(char *path, size_t len);
 

@@ -5,7 +5,6 @@
 #include "fold.h"
 #include "local_events.h"
 #include "log.h"
-#include "process_meta.h"
 #include "profile_rank.h"
 #include "recording_stop.h"
 #include "run_info.h"
@@ -24,7 +23,7 @@ void scope_write_single_process(void)
     scope_stop_recording();
     static const struct scope_clock_offsets same_clock;
     if (scope_local_events_build(&le, &sites, &same_clock, err, sizeof(err)) != 0) {
-        scope_log("%s: data left for `scope recover --run %d`", err, scope_meta_run_pid());
+        scope_write_failed(err);
         scope_site_table_free(&sites);
         return;
     }
