@@ -143,11 +143,11 @@ int reader_load_payload(const scope_file *f, const bool *keep, const bool *rank_
 void reader_free_payload(series *s);
 /* A region's peer totals on rank index ri added up: the bytes that calls
  * not stored as rows moved without a message (direction 2: a collective's,
- * a one-sided or I/O call's) and the calls, and the bytes of all its
- * (peer, direction 0 or 1) totals. */
+ * a one-sided or I/O call's), and the bytes of all its (peer, direction 0
+ * or 1) totals. */
 typedef struct reader_call_totals {
-    uint64_t calls, bytes;   /* direction 2 */
-    uint64_t peer_bytes;     /* directions 0 and 1 */
+    uint64_t bytes;        /* direction 2 */
+    uint64_t peer_bytes;   /* directions 0 and 1 */
 } reader_call_totals;
 int reader_region_call_totals(const scope_file *f, size_t region, size_t ri,
                               reader_call_totals *calls, scope_error *err);

@@ -44,7 +44,6 @@ static int read_totals(const scope_file *f, const series *s, scope_peer_total **
                              "%lld bytes", s->where, i, peer[i], direction[i],
                              (long long)messages[i], (long long)bytes[i]);
         } else if (direction[i] == 2) {
-            calls->calls += (uint64_t)messages[i];
             calls->bytes += (uint64_t)bytes[i];
         } else {
             calls->peer_bytes += (uint64_t)bytes[i];
