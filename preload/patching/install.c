@@ -229,11 +229,26 @@ static void add_got_target(uint32_t id, uintptr_t thunk)
     got_targets[ngot_targets++] = (struct scope_got_target){h->symbol, h->address, thunk, 0};
 }
 
+/* Whether some hook is an MPI function's with call sites (SCOPE_HOOK_MPI). */
+static int mpi_call_sites;
+
+/* libunwind, for the call sites of MPI functions a Fortran binding calls:
+ * wanted once there are both such hooks and a binding. */
+static void unwind_past_bindings(void)
+{
+    if (mpi_call_sites && scope_binding_nranges > 0 && scope_libunwind_load() != 0)
+        scope_debug("libunwind not loaded: MPI calls from Fortran keep the binding as call site");
+}
+
 /* Call sites (depth) and values (call_values.h) hook id records, and
  * libunwind when call sites go deeper than 1. */
 static void set_recording(uint32_t id, int depth, unsigned values)
 {
     int mpi = depth > 0 && scope_is_mpi_function(scope_rt.hooks[id].symbol);
+    if (mpi && !mpi_call_sites) {
+        mpi_call_sites = 1;
+        unwind_past_bindings();
+    }
     scope_hook_callsite_depth[id] =
         (uint8_t)(depth | (values ? SCOPE_HOOK_VALUES : 0) | (mpi ? SCOPE_HOOK_MPI : 0));
     scope_hook_values[id] = (uint8_t)values;
@@ -405,9 +420,7 @@ static void collect_new_modules(const struct scope_module_list *modules, struct 
         c->module = seen[nseen - 1].path;
         if (scope_is_binding_module(m->path)) {   /* MPI calls from it: call sites past it */
             scope_binding_range_add(m->start, m->end);
-            if (scope_libunwind_load() != 0)
-                scope_debug("libunwind not loaded: MPI calls from %s keep it as call site",
-                            m->path);
+            unwind_past_bindings();
         }
         if (scope_elf_foreach_module_symbol(m, configured, collect, c, err, sizeof err) != 0)
             scope_debug("%s", err);
