@@ -24,6 +24,7 @@ struct found {
     const uint8_t *code;
     bool exported;
     int wanted;            /* the walk's `wants` said (>= 0: take it; 0 without one) */
+    char *demangled;       /* the name `wants` demangled, or NULL */
 };
 
 /* The functions, and the start of every symbol (what padding ends at). */
@@ -86,7 +87,8 @@ static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
         const char *name = elf_symbol_name(&t, i);
         if (!name)
             return elf_file_fail(err, errlen, f->path, "corrupt symbol name in symbol table");
-        struct found item = {name, s->st_value, s->st_size, 0, NULL, is_exported(tab, s), 0};
+        struct found item = {name, s->st_value, s->st_size, 0, NULL, is_exported(tab, s), 0,
+                             NULL};
         item.code = code_in_file(f, s, &item.limit);
         if (scope_grow_array((void **)&list->items, &list->cap, list->count + 1,
                              sizeof(struct found)))
@@ -96,9 +98,10 @@ static int read_table(const struct elf_file *f, const Elf64_Shdr *tab,
     return 0;
 }
 
+/* By (address, name), through pointers: sorting moves 8 bytes per item. */
 static int compare_found(const void *a, const void *b)
 {
-    const struct found *x = a, *y = b;
+    const struct found *x = *(const struct found *const *)a, *y = *(const struct found *const *)b;
     if (x->value != y->value)
         return x->value < y->value ? -1 : 1;
     return strcmp(x->name, y->name);
@@ -182,7 +185,12 @@ static bool mark_wanted(struct found_list *list, scope_symbol_wants wants, const
     bool any = false;
     for (size_t i = 0; i < list->count; i++) {
         struct found *item = &list->items[i];
-        item->wanted = is_cold_fragment(item->name) ? -1 : wants(item->name, path, ctx);
+        item->wanted =
+            is_cold_fragment(item->name) ? -1 : wants(item->name, path, &item->demangled, ctx);
+        if (item->wanted < 0) {   /* only the names of the functions reported are kept */
+            free(item->demangled);
+            item->demangled = NULL;
+        }
         any |= item->wanted >= 0;
     }
     return any;
@@ -195,26 +203,33 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
 {
     if (wants && !mark_wanted(list, wants, sym->module_path, ctx))
         return 0;
-    qsort(list->items, list->count, sizeof *list->items, compare_found);
-    qsort(list->starts, list->nstarts, sizeof *list->starts, compare_u64);
-    struct found **by_name = malloc((list->count ? list->count : 1) * sizeof *by_name);
-    if (!by_name)
+    size_t n = list->count ? list->count : 1;
+    struct found **by_name = malloc(n * sizeof *by_name), **order = malloc(n * sizeof *order);
+    if (!by_name || !order) {
+        free(by_name);
+        free(order);
         return elf_file_fail(err, errlen, path, "out of memory");
+    }
     size_t nnamed = 0;   /* the fragments, by name */
-    for (size_t i = 0; i < list->count; i++)
+    for (size_t i = 0; i < list->count; i++) {
+        order[i] = &list->items[i];
         if (may_be_fragment(list->items[i].name))
             by_name[nnamed++] = &list->items[i];
+    }
+    qsort(order, list->count, sizeof *order, compare_found);
+    qsort(list->starts, list->nstarts, sizeof *list->starts, compare_u64);
     qsort(by_name, nnamed, sizeof *by_name, compare_name);
     struct scope_code *fragments = NULL;
     size_t fragments_cap = 0;
     for (size_t i = 0; i < list->count;) {
-        struct found *item = &list->items[i];
+        struct found *item = order[i];
         bool exported = false;
-        for (; i < list->count && compare_found(item, &list->items[i]) == 0; i++)
-            exported |= list->items[i].exported;
+        for (; i < list->count && compare_found(&item, &order[i]) == 0; i++)
+            exported |= order[i]->exported;
         if (item->wanted < 0)
             continue;   /* the same name: the same answer from both tables */
         sym->wanted = item->wanted;
+        sym->demangled = item->demangled;
         sym->is_fragment = is_cold_fragment(item->name);
         sym->name = item->name;
         sym->value = item->value;
@@ -233,6 +248,7 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
     }
     free(fragments);
     free(by_name);
+    free(order);
     return 0;
 }
 
@@ -249,6 +265,8 @@ static int walk_file(const struct elf_file *f, struct scope_symbol *sym, scope_s
     }
     if (rc == 0)
         rc = report(&list, sym, wants, fn, ctx, f->path, err, errlen);
+    for (size_t i = 0; i < list.count; i++)
+        free(list.items[i].demangled);
     free(list.items);
     free(list.starts);
     return rc;
@@ -354,7 +372,7 @@ static bool wants_none_loaded(const struct scope_module *m, scope_symbol_wants w
             if (sym->st_name >= strtab->sh_size)
                 none = false;
             else if (!is_cold_fragment(names + sym->st_name) &&
-                     wants(names + sym->st_name, m->path, ctx) >= 0)
+                     wants(names + sym->st_name, m->path, NULL, ctx) >= 0)
                 none = false;
         }
     }

@@ -37,8 +37,10 @@ struct scope_symbol {
      * called, so never hooked; reported for `scope check` to list. Its
      * function's name is the symbol's up to ".cold". */
     int is_fragment;
-    /* What the walk's scope_symbol_wants said of it (0 without one). */
+    /* What the walk's scope_symbol_wants said of it (0 without one), and
+     * the demangled name it handed over (NULL when none). */
     int wanted;
+    const char *demangled;
 };
 
 /* The function as patch_analyze.h sees it, from its bytes in the file. */
@@ -61,8 +63,12 @@ int scope_elf_foreach_symbol(const char *path, uintptr_t bias, int is_executable
 /* Whether a walk reports the function of this name in module_path (one
  * that is no cold fragment): >= 0 (handed on as the symbol's `wanted`) to
  * report it, < 0 not to. It spares the walk the work of reporting the
- * others: a module none of whose functions it wants is not even sorted. */
-typedef int (*scope_symbol_wants)(const char *name, const char *module_path, void *ctx);
+ * others: a module none of whose functions it wants is not even sorted.
+ * When `demangled` is not NULL, it may set it to the name demangled
+ * (malloc'ed: the walk hands it on as the symbol's `demangled`, then frees
+ * it). */
+typedef int (*scope_symbol_wants)(const char *name, const char *module_path, char **demangled,
+                                  void *ctx);
 
 /* The function symbols of one loaded module: those `wants` takes, all when
  * it is NULL. */

@@ -9,6 +9,7 @@
 #include "install.h"
 #include "clone_names.h"
 #include "call_redirect.h"
+#include "clock.h"
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "got_redirect.h"
@@ -94,11 +95,14 @@ static size_t ngot_targets, got_targets_cap;
  * GCC's clone tags (a clone records into its function's region), except that a
  * Fortran symbol found through its plain name ("solve" selecting solve_)
  * keeps the name the user wrote. */
-static char *region_name(const char *symbol, int pattern)
+static char *region_name(const struct scope_symbol *sym, int pattern)
 {
+    const char *symbol = sym->name;
     const struct scope_pattern *p = &scope_rt.config.patterns[pattern];
     if (p->display)
         return strdup(p->display);
+    if (sym->demangled)   /* as matching demangled it, clone tags dropped */
+        return strdup(sym->demangled);
     char *demangled = scope_demangle(symbol);
     if (demangled) {
         demangled[scope_clone_base_length(demangled)] = '\0';
@@ -122,10 +126,10 @@ static void free_candidate(struct candidate *c)
 }
 
 /* The config's pattern that selects the function, or -1. */
-static int configured(const char *name, const char *module_path, void *ctx)
+static int configured(const char *name, const char *module_path, char **demangled, void *ctx)
 {
     (void)ctx;
-    return scope_config_match(&scope_rt.config, name, module_path);
+    return scope_config_match_demangled(&scope_rt.config, name, module_path, demangled);
 }
 
 /* A function `configured` selected (its pattern: sym->wanted). */
@@ -139,7 +143,7 @@ static int collect(const struct scope_symbol *sym, void *ctx)
     }
     struct candidate *d = &c->v[c->n];
     *d = (struct candidate){
-        .name = region_name(sym->name, pattern), .symbol = strdup(sym->name),
+        .name = region_name(sym, pattern), .symbol = strdup(sym->name),
         .module = c->module, .address = sym->address, .value = sym->value,
         .size = sym->size, .room = sym->room, .exported = sym->exported,
         .callsite_depth = scope_config_callsite_depth(&scope_rt.config, pattern),
@@ -534,7 +538,10 @@ size_t scope_install_hooks(void)
 {
     scope_rt.config.demangle = scope_demangle;
     started = 1;
+    int64_t t0 = scope_monotonic_ns();
     install_in_loaded_modules(NULL);
+    scope_debug("%zu functions hooked in %.1f ms", scope_rt.nhooks,
+                (double)(scope_monotonic_ns() - t0) / 1e6);
     if (scope_rt.nhooks > 0 || scope_rt.main_target || scope_rt.verbose)
         report_unmatched();
     return scope_rt.nhooks;

@@ -18,13 +18,19 @@ static bool is_clone_tag(const char *s, size_t len)
     return false;
 }
 
-/* The start of the last occurrence of c in the first n bytes of s, or NULL. */
+/* The start of the last occurrence of c in the first n bytes of s, or NULL:
+ * its first byte found with memrchr (most names hold no '.' at all). */
 static const char *last_of(const char *s, size_t n, const char *c)
 {
     size_t clen = strlen(c);
-    for (size_t i = n >= clen ? n - clen + 1 : 0; i-- > 0;)
-        if (strncmp(s + i, c, clen) == 0)
-            return s + i;
+    for (size_t end = n >= clen ? n - clen + 1 : 0; end > 0;) {
+        const char *at = memrchr(s, c[0], end);
+        if (!at)
+            return NULL;
+        if (strncmp(at, c, clen) == 0)
+            return at;
+        end = (size_t)(at - s);
+    }
     return NULL;
 }
 

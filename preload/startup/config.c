@@ -115,6 +115,7 @@ static void pattern_free(struct scope_pattern *p)
     free(p->library);
     free(p->display);
     free(p->source);
+    free(p->mangled_pieces);
     if (p->regex) {
         regfree(p->regex);
         free(p->regex);
@@ -327,6 +328,82 @@ static int cut_options(struct scope_pattern *pat, char *spec, const struct locat
     }
 }
 
+/* Words the demangler writes that a mangled name does not spell out: the
+ * std names the mangling abbreviates (St, Sa, Sb, Ss, Si, So, Sd), builtin
+ * types, qualifiers and operators it encodes in letters, and the text it
+ * gives names that have none. Every other run of identifier characters of
+ * a demangled name is (part of) an identifier the mangled name holds as
+ * is: a length and the identifier. */
+static const char *const demangler_words[] = {
+    "std", "allocator", "basic_string", "string", "basic_istream", "istream", "basic_ostream",
+    "ostream", "basic_iostream", "iostream", "char_traits",
+    "void", "wchar_t", "bool", "char", "char8_t", "char16_t", "char32_t", "signed", "unsigned",
+    "short", "int", "long", "__int128", "float", "double", "__float128", "_Float16", "_Float32",
+    "_Float64", "_Float128", "_Float32x", "_Float64x", "decimal32", "decimal64", "decimal128",
+    "half", "auto", "decltype", "nullptr", "true", "false", "_Complex", "_Imaginary",
+    "const", "volatile", "restrict", "__restrict", "noexcept", "throw", "transaction_safe",
+    "operator", "new", "delete", "sizeof", "alignof", "typeid", "const_cast", "static_cast",
+    "dynamic_cast", "reinterpret_cast", "co_await",
+    "anonymous", "namespace", "lambda", "unnamed", "type", "vtable", "for", "VTT", "typeinfo",
+    "name", "guard", "variable", "covariant", "return", "thunk", "to", "non", "virtual",
+    "construction", "in", "reference", "temporary", "TLS", "init", "function", "wrapper",
+    "hidden", "alias", "clone", "transaction", "abi", "template", "parameter", "object",
+    "literal", "java", "Java", "JArray", "resource", "struct", "union", "enum",
+};
+
+/* Whether `piece` (a run of identifier characters of a pattern) could come
+ * from a demangled name's text that its mangled name does not hold. */
+static bool may_be_demangler_text(const char *piece)
+{
+    if (piece[0] >= '0' && piece[0] <= '9')
+        return true;   /* numbers: template arguments, discriminators */
+    for (size_t w = 0; w < sizeof demangler_words / sizeof *demangler_words; w++)
+        if (strstr(demangler_words[w], piece))
+            return true;
+    return false;
+}
+
+/* The runs of identifier characters an exact or glob pattern spells out
+ * (between its wildcards and other characters) that are no demangler
+ * text: a demangled name the pattern matches holds each, and so does its
+ * mangled name. '\0'-separated, ending in an empty one; NULL when none is
+ * certain (a regex, a glob with escapes, only demangler text). */
+static char *mangled_pieces_of(const struct scope_pattern *pat)
+{
+    static const char ident[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
+    if (pat->kind == SCOPE_PATTERN_REGEX ||
+        (pat->kind == SCOPE_PATTERN_GLOB && strchr(pat->text, '\\')))
+        return NULL;
+    char *out = malloc(strlen(pat->text) + 2), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = pat->text; *p;) {
+        if (pat->kind == SCOPE_PATTERN_GLOB && *p == '[') {   /* a set: skipped whole */
+            const char *close = p[1] ? strchr(p + 2, ']') : NULL;
+            if (!close)
+                break;
+            p = close + 1;
+            continue;
+        }
+        size_t len = strspn(p, ident);
+        if (len == 0) {
+            p++;
+            continue;
+        }
+        memcpy(o, p, len);
+        o[len] = '\0';
+        if (!may_be_demangler_text(o))
+            o += len + 1;
+        p += len;
+    }
+    *o = '\0';
+    if (o == out) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* Fills *pat from the text of one pattern, its depth already cut
  * ("!libfoo.so:re:^x", "solve_v2 as solve"). */
 static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
@@ -373,6 +450,7 @@ static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
         return fail(err, errlen, loc, "empty pattern '%s'", spec);
     if (pat->kind == SCOPE_PATTERN_REGEX)
         return compile_regex(pat, loc, err, errlen);
+    pat->mangled_pieces = mangled_pieces_of(pat);
     return 0;
 }
 
@@ -477,42 +555,17 @@ struct symbol_names {
     bool tried;
 };
 
-/* Whether an exact pattern made of identifiers ("solve", "ns::Cls::run")
- * cannot match the demangled form of the mangled `name`: some identifier of
- * it is not in the mangled name, where every identifier of the demangled
- * name appears as is (at least once; repeats may be substitutions), but
- * for the std names the mangling abbreviates. Spares demangling (and
- * loading the demangler) for almost every C++ symbol. Other patterns
- * (globs, regexes, "operator+", templates, parameter lists) give no such
- * certainty: false. */
+/* Whether an exact or glob pattern cannot match the demangled form of the
+ * mangled `name`: it lacks one of the pattern's mangled_pieces. Spares
+ * demangling (and loading the demangler) for the symbols, and the modules,
+ * a pattern such as "ns::Cls::run" or "ns::*" does not select. */
 static bool cannot_demangle_to(const struct scope_pattern *pat, const char *name)
 {
-    if (pat->kind != SCOPE_PATTERN_EXACT)
+    if (!pat->mangled_pieces)
         return false;
-    for (const char *p = pat->text; *p;) {
-        size_t len = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
-        if (len == 0)
-            return false;   /* not an identifier: no certainty */
-        char piece[256];
-        if (len >= sizeof piece)
-            return false;
-        memcpy(piece, p, len);
-        piece[len] = '\0';
-        /* names the mangling may abbreviate (St, Sa, Sb, Ss, Si, So, Sd) */
-        static const char *const abbreviated[] = {
-            "std", "allocator", "basic_string", "string", "basic_istream", "istream",
-            "basic_ostream", "ostream", "basic_iostream", "iostream", "char_traits"};
-        for (size_t a = 0; a < sizeof abbreviated / sizeof *abbreviated; a++)
-            if (strcmp(piece, abbreviated[a]) == 0)
-                return false;
+    for (const char *piece = pat->mangled_pieces; *piece; piece += strlen(piece) + 1)
         if (!strstr(name, piece))
             return true;
-        p += len;
-        if (strncmp(p, "::", 2) == 0)
-            p += 2;
-        else if (*p)
-            return false;
-    }
     return false;
 }
 
@@ -544,6 +597,12 @@ static bool pattern_matches(const struct scope_config *cfg, const struct scope_p
 int scope_config_match(struct scope_config *cfg, const char *name,
                        const char *module_path)
 {
+    return scope_config_match_demangled(cfg, name, module_path, NULL);
+}
+
+int scope_config_match_demangled(struct scope_config *cfg, const char *name,
+                                 const char *module_path, char **demangled)
+{
     int decided = -1;
     size_t plain = scope_clone_base_length(name);
     struct symbol_names n = {name, plain < strlen(name) ? strndup(name, plain) : NULL, NULL, NULL, false};
@@ -556,7 +615,10 @@ int scope_config_match(struct scope_config *cfg, const char *name,
             pat->matches++;   /* even if a later exclude removes it */
     }
     free(n.plain);
-    free(n.demangled);
+    if (demangled)
+        *demangled = n.demangled;
+    else
+        free(n.demangled);
     free(n.base);
     return decided;
 }

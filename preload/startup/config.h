@@ -27,6 +27,8 @@ struct scope_pattern {
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
     size_t regex_prefix;   /* a regex anchored by '^' matches only names that */
                            /* start with text[1 .. 1 + regex_prefix) */
+    char *mangled_pieces;  /* what a mangled name it matches once demangled holds */
+                           /* ('\0'-separated, "" last), or NULL: see config.c */
     unsigned matches;      /* symbols it matched, counted by scope_config_match */
 };
 
@@ -78,6 +80,13 @@ int scope_config_add_functions(struct scope_config *cfg, const char *list,
  * did match something). */
 int scope_config_match(struct scope_config *cfg, const char *name,
                        const char *module_path);
+
+/* scope_config_match, also handing over in *demangled (when not NULL) the
+ * symbol's demangled name without clone tags if matching needed it
+ * (malloc'ed, the caller's to free; NULL when it was not computed), so
+ * that no caller demangles a symbol twice. */
+int scope_config_match_demangled(struct scope_config *cfg, const char *name,
+                                 const char *module_path, char **demangled);
 
 /* The call-site depth of the functions pattern `pattern` selects: its own
  * "depth=N", else the config's [callsites] depth; 0 records none. */

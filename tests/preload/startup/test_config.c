@@ -466,6 +466,49 @@ START_TEST(test_match_demangle_spared)
 }
 END_TEST
 
+/* A glob demangles only the names that hold the identifiers it spells out
+ * (between its wildcards); words the demangler writes itself (types,
+ * keywords, std names, numbers) rule nothing out. */
+START_TEST(test_match_glob_demangle_spared)
+{
+    ck_assert_int_eq(load("Foo::*\n"), 0);
+    cfg.demangle = counting_demangle;
+    demangled_count = 0;
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN3Bar3bazEv", NULL), -1);
+    scope_config_match(&cfg, "_ZN4Food3bazEv", NULL);   /* holds "Foo": demangled */
+    ck_assert_int_eq(demangled_count, 1);
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN3Foo3barEv", NULL), 0);
+    ck_assert_int_eq(demangled_count, 2);
+    const char *always[] = {"*(int)\n", "*sign*\n", "std::*\n", "*operator*\n",
+                            "*\\:*\n", "*<1>*\n"};
+    for (size_t i = 0; i < sizeof always / sizeof *always; i++) {
+        scope_config_free(&cfg);
+        scope_config_init(&cfg);
+        ck_assert_int_eq(load(always[i]), 0);
+        cfg.demangle = counting_demangle;
+        demangled_count = 0;
+        scope_config_match(&cfg, "_Z5solvei", NULL);
+        ck_assert_msg(demangled_count == 1, "%s did not demangle", always[i]);
+    }
+    scope_config_free(&cfg);
+    scope_config_init(&cfg);
+    ck_assert_int_eq(load("*(int)\n"), 0);
+    cfg.demangle = counting_demangle;
+    ck_assert_int_eq(scope_config_match(&cfg, "_Z5solvei", NULL), 0);
+    scope_config_free(&cfg);
+    scope_config_init(&cfg);
+    /* "olver" must be there; the set, '?' and the short runs ("r", "n": in
+     * "char", "int") rule nothing out */
+    ck_assert_int_eq(load("*[Ss]olver::r?n*\n"), 0);
+    cfg.demangle = counting_demangle;
+    demangled_count = 0;
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN3Bar3runEv", NULL), -1);
+    ck_assert_int_eq(demangled_count, 0);
+    scope_config_match(&cfg, "_ZN6Solver3runEl", NULL);
+    ck_assert_int_eq(demangled_count, 1);
+}
+END_TEST
+
 START_TEST(test_match_cxx_demangled)
 {
     ck_assert_int_eq(load("Solver::run\nSolver::size*\nFoo::operator()\n_Z3barv\nre:^(x|y)$\n"), 0);
@@ -683,6 +726,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_match_order_and_excludes);
     tcase_add_test(tc, test_match_regex_prefix);
     tcase_add_test(tc, test_match_demangle_spared);
+    tcase_add_test(tc, test_match_glob_demangle_spared);
     tcase_add_test(tc, test_match_library_scope);
     tcase_add_test(tc, test_match_fortran_underscore);
     tcase_add_test(tc, test_match_cxx_demangled);
