@@ -1,6 +1,7 @@
 /* elf_file.h: an ELF64 file mapped read-only, with its section headers
  * checked, and the bounds check every reader of it uses: a corrupt file
- * gives an error, never a crash. Shared by elf_symbols.c and elf_got.c. */
+ * gives an error, never a crash. Shared by elf_symbols.c, elf_got.c and
+ * call_redirect.c. */
 #ifndef SCOPE_ELF_FILE_H
 #define SCOPE_ELF_FILE_H
 

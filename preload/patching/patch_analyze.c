@@ -293,10 +293,8 @@ static long rel32_to_target(size_t at, const struct insn *x, uintptr_t target, v
     return 0;
 }
 
-/* Whether some byte of piece could begin a call, jmp or jcc rel32 to one
- * of targets (as may_branch_into). */
-static int may_branch_to(const struct scope_code *piece, const uintptr_t *targets,
-                         size_t ntargets)
+int scope_may_branch_to(const struct scope_code *piece, const uintptr_t *targets,
+                        size_t ntargets)
 {
     uintptr_t target, first = targets[0], span = targets[ntargets - 1] - first;
     struct branch_bytes it = branch_bytes_of(piece, 0);
@@ -314,7 +312,7 @@ size_t scope_find_rel32_branches(const struct scope_code *piece, const uintptr_t
                                  size_t ntargets, scope_rel32_fn fn, void *ctx)
 {
     struct rel32_search s = {piece, targets, ntargets, fn, ctx, 0};
-    if (ntargets && may_branch_to(piece, targets, ntargets))
+    if (ntargets && scope_may_branch_to(piece, targets, ntargets))
         walk_branches(piece, 0, rel32_to_target, &s);
     return s.found;
 }

@@ -89,6 +89,13 @@ typedef void (*scope_rel32_fn)(const struct scope_rel32_branch *b, void *ctx);
 size_t scope_find_rel32_branches(const struct scope_code *piece, const uintptr_t *targets,
                                  size_t ntargets, scope_rel32_fn fn, void *ctx);
 
+/* Whether some byte of piece, whatever the instruction boundaries, could
+ * begin a call, jmp or jcc rel32 to one of targets[0..ntargets) (ascending,
+ * ntargets > 0): when not, no decoding finds one. scope_find_rel32_branches
+ * asks it first of each function, call_redirect.c of a module's code. */
+int scope_may_branch_to(const struct scope_code *piece, const uintptr_t *targets,
+                        size_t ntargets);
+
 /* A few words for a kind: "too short", "branch into window"... */
 const char *scope_refusal_label(enum scope_refusal r);
 

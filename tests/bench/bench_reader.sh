@@ -12,13 +12,16 @@
 #   bare script;
 # - 1 024 ranks x 20 regions written by libscope-writer (make_many_ranks):
 #   `scope summary`, target <= 2 s;
-# and `scope info` on each (target <= 0.1 s). With BEFORE_CLI, an older
-# scope is timed in the same rounds, for before/after figures.
-# usage: bench_reader.sh MPIRUN_CMD PROGRAM SCOPE_CLI PYTHON MAKE_MANY_RANKS [BEFORE_CLI]
+# and `scope info` on each (target <= 0.1 s); and on 1 024 ranks x 8
+# regions written by h5py, which has no index or statistics: there info
+# opens every region's group and start_times, and H5_WALK_FLOOR says what
+# libhdf5 alone takes for that walk. With BEFORE_CLI, an older scope is
+# timed in the same rounds, for before/after figures.
+# usage: bench_reader.sh MPIRUN_CMD PROGRAM SCOPE_CLI PYTHON MAKE_MANY_RANKS H5_WALK_FLOOR [BEFORE_CLI]
 set -euo pipefail
 # shellcheck source=bench_lib.sh
 source "$(dirname "$0")/bench_lib.sh"
-mpirun=$1 program=$2 scope=$3 python=$4 make_many_ranks=$5 before=${6:-}
+mpirun=$1 program=$2 scope=$3 python=$4 make_many_ranks=$5 h5_walk_floor=$6 before=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/scope-bench-reader-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -27,6 +30,7 @@ cd "$work"
 $mpirun -n 4 "$scope" run -f work -- "$program" 2500000 >/dev/null 2>&1
 "$python" "$here/make_h5py_profile.py" h5py.h5
 "$make_many_ranks" ranks.h5 1024 20
+"$python" "$here/make_h5py_profile.py" h5py_ranks.h5 200000 1024
 cat >summary.py <<'PY'
 """The same summary with h5py + numpy: per region calls, total, mean, std,
 min, max and self time (the duration minus that of the direct children,
@@ -152,11 +156,13 @@ for _ in $(seq $rounds); do
         time_of "${clis[$k]}" info profiling_data.h5 >>"info_scope_$k"
         time_of "${clis[$k]}" info h5py.h5 >>"info_h5py_$k"
         time_of "${clis[$k]}" info ranks.h5 >>"info_ranks_$k"
+        time_of "${clis[$k]}" info h5py_ranks.h5 2>/dev/null >>"info_h5py_ranks_$k"
         time_of "${clis[$k]}" summary h5py.h5 >>"summary_h5py_$k"
         time_of "${clis[$k]}" summary ranks.h5 >>"summary_ranks_$k"
     done
     time_of "$python" bare.py h5py.h5 >>py_bare_h5py
     time_of "$python" summary.py h5py.h5 >>py_summary_h5py
+    "$h5_walk_floor" h5py_ranks.h5 >>floor
 done
 for file in profiling_data h5py; do
     "$scope" summary $file.h5 --format csv | sed -n '/^# per_rank/q;p' >scope.csv
@@ -174,7 +180,7 @@ bare=$(median <py_bare_h5py) selfpy=$(median <py_summary_h5py)
 echo
 printf '%-40s %10s %10s\n' "scope (targets)" "s" "before s"
 for k in "${!clis[@]}"; do
-    for m in info_scope info_h5py info_ranks summary_h5py summary_ranks; do
+    for m in info_scope info_h5py info_ranks info_h5py_ranks summary_h5py summary_ranks; do
         eval "${m}_$k=$(median <"${m}_$k")"
     done
 done
@@ -187,6 +193,11 @@ row() {   # label, key
 row "info, scope's 10 M file (<= 0.1 s)" info_scope
 row "info, h5py's 10 M file (<= 0.1 s)" info_h5py
 row "info, 1 024 x 20 (<= 0.1 s)" info_ranks
+row "info, h5py's 1 024 x 8 (<= 0.1 s)" info_h5py_ranks
+floor_of() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" floor | median; }
+floor_names=$(floor_of names_s) floor_groups=$(floor_of groups_s) floor_datasets=$(floor_of datasets_s)
+printf '  libhdf5 alone on that file: names %.3f s, + groups %.3f s, + start_times %.3f s\n' \
+    "$floor_names" "$floor_groups" "$floor_datasets"
 row "summary, h5py's 10 M file" summary_h5py
 row "summary, 1 024 x 20 (<= 2 s)" summary_ranks
 printf '%-40s %10.3f\n' "h5py+numpy bare statistics, h5py's file" "$bare"
@@ -195,4 +206,4 @@ ratio=$(echo "$summary_h5py_0 / $bare" | bc -l)
 printf 'summary of h5py'"'"'s file / bare script: %.2f (target <= 0.6)' "$ratio"
 [ -n "$before" ] && printf ', before %.2f' "$(echo "$summary_h5py_1 / $bare" | bc -l)"
 echo
-echo "RESULT reader-scale info_scope_s=$info_scope_0 info_h5py_s=$info_h5py_0 info_ranks_s=$info_ranks_0 summary_h5py_s=$summary_h5py_0 bare_script_s=$bare self_script_s=$selfpy summary_ranks_s=$summary_ranks_0"
+echo "RESULT reader-scale info_scope_s=$info_scope_0 info_h5py_s=$info_h5py_0 info_ranks_s=$info_ranks_0 info_h5py_ranks_s=$info_h5py_ranks_0 floor_names_s=$floor_names floor_groups_s=$floor_groups floor_datasets_s=$floor_datasets summary_h5py_s=$summary_h5py_0 bare_script_s=$bare self_script_s=$selfpy summary_ranks_s=$summary_ranks_0"

@@ -3,14 +3,14 @@ as a Python tool would (no statistics attributes, no thread ids;
 start_times and end_times int64, shuffle + gzip, h5py's own chunks): 4
 ranks of nested calls, about 2.5 M per rank by default. Each timestep
 holds an assemble (64 element calls), a solve (64 matvec calls, each
-around a dot) and an exchange around an MPI_Waitall.
-usage: make_h5py_profile.py OUTPUT.h5 [EVENTS]"""
+around a dot) and an exchange around an MPI_Waitall. With RANKS, that
+many ranks share the EVENTS (at least one timestep each).
+usage: make_h5py_profile.py OUTPUT.h5 [EVENTS [RANKS]]"""
 import sys
 
 import h5py
 import numpy as np
 
-RANKS = 4
 K = 64          # element and matvec calls per timestep
 GAP = 50        # ns between a call and the next thing
 
@@ -55,10 +55,11 @@ def rank_calls(rank, steps):
 def main():
     path = sys.argv[1]
     events = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000_000
-    steps = max(1, events // (RANKS * (3 * K + 5)))
+    ranks = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+    steps = max(1, events // (ranks * (3 * K + 5)))
     with h5py.File(path, "w") as f:
         f.create_group("metadata").attrs["run_start_time"] = np.int64(999_000_000)
-        for rank in range(RANKS):
+        for rank in range(ranks):
             regions = f.create_group(f"rank{rank}").create_group("regions")
             for name, (start, end) in rank_calls(rank, steps).items():
                 g = regions.create_group(name)
