@@ -451,6 +451,10 @@ static int pattern_parse_text(struct scope_pattern *pat, const char *spec,
     if (pat->kind == SCOPE_PATTERN_REGEX)
         return compile_regex(pat, loc, err, errlen);
     pat->mangled_pieces = mangled_pieces_of(pat);
+    if (pat->kind == SCOPE_PATTERN_GLOB) {   /* "ns::*": its literal start, then anything */
+        pat->glob_prefix = strcspn(pat->text, "*?[\\");
+        pat->glob_prefix_only = strcmp(pat->text + pat->glob_prefix, "*") == 0;
+    }
     return 0;
 }
 
@@ -538,7 +542,8 @@ static bool text_matches(const struct scope_pattern *pat, const char *name)
     case SCOPE_PATTERN_EXACT:
         return exact_matches(pat->text, name);
     case SCOPE_PATTERN_GLOB:
-        return fnmatch(pat->text, name, 0) == 0;
+        return strncmp(name, pat->text, pat->glob_prefix) == 0 &&
+               (pat->glob_prefix_only || fnmatch(pat->text, name, 0) == 0);
     case SCOPE_PATTERN_REGEX:
         return strncmp(name, pat->text + 1, pat->regex_prefix) == 0 &&
                regexec(pat->regex, name, 0, NULL, 0) == 0;
@@ -552,7 +557,7 @@ static bool text_matches(const struct scope_pattern *pat, const char *name)
 struct symbol_names {
     const char *name;
     char *plain, *demangled, *base;
-    bool tried;
+    bool tried, base_tried;
 };
 
 /* Whether an exact or glob pattern cannot match the demangled form of the
@@ -577,12 +582,18 @@ static bool demangled_matches(const struct scope_config *cfg, const struct scope
     if (!n->tried) {
         n->tried = true;
         n->demangled = cfg->demangle && strncmp(n->name, "_Z", 2) == 0 ? cfg->demangle(n->name) : NULL;
-        if (n->demangled) {
+        if (n->demangled)
             n->demangled[scope_clone_base_length(n->demangled)] = '\0';
-            n->base = strndup(n->demangled, scope_demangled_base_length(n->demangled));
-        }
     }
-    return n->demangled && (text_matches(pat, n->demangled) || (n->base && text_matches(pat, n->base)));
+    if (!n->demangled)
+        return false;
+    if (text_matches(pat, n->demangled))
+        return true;
+    if (!n->base_tried) {   /* the name without its parameters, when first needed */
+        n->base_tried = true;
+        n->base = strndup(n->demangled, scope_demangled_base_length(n->demangled));
+    }
+    return n->base && text_matches(pat, n->base);
 }
 
 static bool pattern_matches(const struct scope_config *cfg, const struct scope_pattern *pat,
@@ -605,7 +616,8 @@ int scope_config_match_demangled(struct scope_config *cfg, const char *name,
 {
     int decided = -1;
     size_t plain = scope_clone_base_length(name);
-    struct symbol_names n = {name, plain < strlen(name) ? strndup(name, plain) : NULL, NULL, NULL, false};
+    struct symbol_names n = {.name = name,
+                             .plain = plain < strlen(name) ? strndup(name, plain) : NULL};
     for (size_t i = 0; i < cfg->npatterns; i++) {
         struct scope_pattern *pat = &cfg->patterns[i];
         if (!pattern_matches(cfg, pat, &n, module_path))

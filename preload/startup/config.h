@@ -27,6 +27,9 @@ struct scope_pattern {
     void *regex;           /* compiled regex_t for SCOPE_PATTERN_REGEX */
     size_t regex_prefix;   /* a regex anchored by '^' matches only names that */
                            /* start with text[1 .. 1 + regex_prefix) */
+    size_t glob_prefix;    /* a glob matches only names that start with */
+                           /* text[0 .. glob_prefix) (before its first wildcard) */
+    bool glob_prefix_only; /* and every such name: text is that and one '*' */
     char *mangled_pieces;  /* what a mangled name it matches once demangled holds */
                            /* ('\0'-separated, "" last), or NULL: see config.c */
     unsigned matches;      /* symbols it matched, counted by scope_config_match */
