@@ -196,8 +196,9 @@ static bool mark_wanted(struct found_list *list, scope_symbol_wants wants, const
     return any;
 }
 
-/* Sorts by (address, name) and reports each distinct pair once (those
- * wanted: all when `wants` is NULL; nothing is sorted when none is). */
+/* Sorts the functions wanted (all when `wants` is NULL) by (address, name)
+ * and reports each distinct pair once; nothing is sorted when none is
+ * wanted. */
 static int report(struct found_list *list, struct scope_symbol *sym, scope_symbol_wants wants,
                   scope_symbol_fn fn, void *ctx, const char *path, char *err, size_t errlen)
 {
@@ -210,24 +211,25 @@ static int report(struct found_list *list, struct scope_symbol *sym, scope_symbo
         free(order);
         return elf_file_fail(err, errlen, path, "out of memory");
     }
-    size_t nnamed = 0;   /* the fragments, by name */
+    /* the functions to report, in order (a name's copies in both tables
+     * had the same answer), and the fragments, by name */
+    size_t nreported = 0, nnamed = 0;
     for (size_t i = 0; i < list->count; i++) {
-        order[i] = &list->items[i];
+        if (list->items[i].wanted >= 0)
+            order[nreported++] = &list->items[i];
         if (may_be_fragment(list->items[i].name))
             by_name[nnamed++] = &list->items[i];
     }
-    qsort(order, list->count, sizeof *order, compare_found);
+    qsort(order, nreported, sizeof *order, compare_found);
     qsort(list->starts, list->nstarts, sizeof *list->starts, compare_u64);
     qsort(by_name, nnamed, sizeof *by_name, compare_name);
     struct scope_code *fragments = NULL;
     size_t fragments_cap = 0;
-    for (size_t i = 0; i < list->count;) {
+    for (size_t i = 0; i < nreported;) {
         struct found *item = order[i];
         bool exported = false;
-        for (; i < list->count && compare_found(&item, &order[i]) == 0; i++)
+        for (; i < nreported && compare_found(&item, &order[i]) == 0; i++)
             exported |= order[i]->exported;
-        if (item->wanted < 0)
-            continue;   /* the same name: the same answer from both tables */
         sym->wanted = item->wanted;
         sym->demangled = item->demangled;
         sym->is_fragment = is_cold_fragment(item->name);
