@@ -352,13 +352,14 @@ static const char *const demangler_words[] = {
 };
 
 /* Whether `piece` (a run of identifier characters of a pattern) could come
- * from a demangled name's text that its mangled name does not hold. */
-static bool may_be_demangler_text(const char *piece)
+ * from a demangled name's text that its mangled name does not hold: be
+ * such a word, or, in a glob (whose wildcards may extend it), part of one. */
+static bool may_be_demangler_text(const char *piece, bool whole)
 {
     if (piece[0] >= '0' && piece[0] <= '9')
         return true;   /* numbers: template arguments, discriminators */
     for (size_t w = 0; w < sizeof demangler_words / sizeof *demangler_words; w++)
-        if (strstr(demangler_words[w], piece))
+        if (whole ? strcmp(demangler_words[w], piece) == 0 : strstr(demangler_words[w], piece) != NULL)
             return true;
     return false;
 }
@@ -392,7 +393,7 @@ static char *mangled_pieces_of(const struct scope_pattern *pat)
         }
         memcpy(o, p, len);
         o[len] = '\0';
-        if (!may_be_demangler_text(o))
+        if (!may_be_demangler_text(o, pat->kind == SCOPE_PATTERN_EXACT))
             o += len + 1;
         p += len;
     }

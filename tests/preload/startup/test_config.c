@@ -463,6 +463,14 @@ START_TEST(test_match_demangle_spared)
     cfg.demangle = counting_demangle;
     ck_assert_int_eq(scope_config_match(&cfg, "_ZSt9terminatev", NULL), 0);
     ck_assert_int_eq(demangled_count, 2);
+    /* an exact name is made of whole words: "alloc", a part of
+     * "allocator" but no word the demangler writes, must be in the name */
+    scope_config_free(&cfg);
+    scope_config_init(&cfg);
+    ck_assert_int_eq(load("alloc\n"), 0);
+    cfg.demangle = counting_demangle;
+    ck_assert_int_eq(scope_config_match(&cfg, "_ZN3Foo3barEv", NULL), -1);
+    ck_assert_int_eq(demangled_count, 2);
 }
 END_TEST
 
