@@ -1,7 +1,9 @@
 /* call_stats.h: running count, total, extremes and variance of call
- * durations (Welford's method, with Chan's rule to combine two sets). The
- * writer stores them per region and rank (region_stats.c); the reader
- * combines them over ranks, or computes them for files written without. */
+ * durations, added a batch at a time: the batch's mean first, then its
+ * squared deviations from it (two passes, no division per call), combined
+ * with what came before by Chan's rule. The writer stores them per region
+ * and rank (region_stats.c); the reader combines them over ranks, or
+ * computes them for files written without. */
 #ifndef SCOPE_CALL_STATS_H
 #define SCOPE_CALL_STATS_H
 
@@ -12,28 +14,6 @@ struct call_stats {
     int64_t calls, total_ns, min_ns, max_ns, first_start_ns, last_end_ns;
     double mean_ns, m2_ns2; /* running mean; sum of squared deviations from it */
 };
-
-static inline void call_stats_add(struct call_stats *s, const int64_t *start, const int64_t *end,
-                                  size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int64_t d = end[i] - start[i];
-        if (s->calls == 0) {
-            s->min_ns = s->max_ns = d;
-            s->first_start_ns = start[i];
-            s->last_end_ns = end[i];
-        }
-        s->min_ns = d < s->min_ns ? d : s->min_ns;
-        s->max_ns = d > s->max_ns ? d : s->max_ns;
-        s->first_start_ns = start[i] < s->first_start_ns ? start[i] : s->first_start_ns;
-        s->last_end_ns = end[i] > s->last_end_ns ? end[i] : s->last_end_ns;
-        s->total_ns += d;
-        s->calls++;
-        double delta = (double)d - s->mean_ns;
-        s->mean_ns += delta / (double)s->calls;
-        s->m2_ns2 += delta * ((double)d - s->mean_ns);
-    }
-}
 
 /* into += from */
 static inline void call_stats_merge(struct call_stats *into, const struct call_stats *from)
@@ -56,6 +36,38 @@ static inline void call_stats_merge(struct call_stats *into, const struct call_s
         from->first_start_ns < into->first_start_ns ? from->first_start_ns : into->first_start_ns;
     into->last_end_ns =
         from->last_end_ns > into->last_end_ns ? from->last_end_ns : into->last_end_ns;
+}
+
+/* Adds the n calls start[i] .. end[i]. */
+static inline void call_stats_add(struct call_stats *s, const int64_t *start, const int64_t *end,
+                                  size_t n)
+{
+    if (n == 0)
+        return;
+    struct call_stats b = {.calls = (int64_t)n, .min_ns = INT64_MAX, .max_ns = INT64_MIN,
+                           .first_start_ns = INT64_MAX, .last_end_ns = INT64_MIN};
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = end[i] - start[i];
+        b.min_ns = d < b.min_ns ? d : b.min_ns;
+        b.max_ns = d > b.max_ns ? d : b.max_ns;
+        b.first_start_ns = start[i] < b.first_start_ns ? start[i] : b.first_start_ns;
+        b.last_end_ns = end[i] > b.last_end_ns ? end[i] : b.last_end_ns;
+        b.total_ns += d;
+    }
+    b.mean_ns = (double)b.total_ns / (double)n;
+    double m2[4] = {0, 0, 0, 0};   /* four sums: the additions need not wait on each other */
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (size_t k = 0; k < 4; k++) {
+            double dev = (double)(end[i + k] - start[i + k]) - b.mean_ns;
+            m2[k] += dev * dev;
+        }
+    for (; i < n; i++) {
+        double dev = (double)(end[i] - start[i]) - b.mean_ns;
+        m2[0] += dev * dev;
+    }
+    b.m2_ns2 = (m2[0] + m2[1]) + (m2[2] + m2[3]);
+    call_stats_merge(s, &b);
 }
 
 #endif
