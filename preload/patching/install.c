@@ -103,11 +103,9 @@ static char *region_name(const struct scope_symbol *sym, int pattern)
         return strdup(p->display);
     if (sym->demangled)   /* as matching demangled it, clone tags dropped */
         return strdup(sym->demangled);
-    char *demangled = scope_demangle(symbol);
-    if (demangled) {
-        demangled[scope_clone_base_length(demangled)] = '\0';
+    char *demangled = scope_config_demangle(&scope_rt.config, symbol);
+    if (demangled)
         return demangled;
-    }
     size_t base = scope_clone_base_length(symbol);
     if (base < strlen(symbol))
         return strndup(symbol, base);

@@ -575,6 +575,14 @@ static bool cannot_demangle_to(const struct scope_pattern *pat, const char *name
     return false;
 }
 
+char *scope_config_demangle(const struct scope_config *cfg, const char *name)
+{
+    char *d = cfg->demangle && strncmp(name, "_Z", 2) == 0 ? cfg->demangle(name) : NULL;
+    if (d)
+        d[scope_clone_base_length(d)] = '\0';
+    return d;
+}
+
 static bool demangled_matches(const struct scope_config *cfg, const struct scope_pattern *pat,
                         struct symbol_names *n)
 {
@@ -582,9 +590,7 @@ static bool demangled_matches(const struct scope_config *cfg, const struct scope
         return false;
     if (!n->tried) {
         n->tried = true;
-        n->demangled = cfg->demangle && strncmp(n->name, "_Z", 2) == 0 ? cfg->demangle(n->name) : NULL;
-        if (n->demangled)
-            n->demangled[scope_clone_base_length(n->demangled)] = '\0';
+        n->demangled = scope_config_demangle(cfg, n->name);
     }
     if (!n->demangled)
         return false;

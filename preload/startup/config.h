@@ -91,6 +91,10 @@ int scope_config_match(struct scope_config *cfg, const char *name,
 int scope_config_match_demangled(struct scope_config *cfg, const char *name,
                                  const char *module_path, char **demangled);
 
+/* The demangled name of symbol `name` without GCC's clone tags, as
+ * patterns see it (malloc'd), or NULL: not a C++ name, or no demangler. */
+char *scope_config_demangle(const struct scope_config *cfg, const char *name);
+
 /* The call-site depth of the functions pattern `pattern` selects: its own
  * "depth=N", else the config's [callsites] depth; 0 records none. */
 int scope_config_callsite_depth(const struct scope_config *cfg, int pattern);
