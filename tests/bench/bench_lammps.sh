@@ -7,8 +7,13 @@
 # one invocation, and prints per variant the median wall time and CPU time
 # (user + system: less disturbed by the other jobs of a shared machine), their ratio
 # to the unprofiled run's, the calls recorded (counted, for the profile) and
-# the file's size; then whether the profile's calls per region equal the
-# trace's (target: profile <= 1.08 x plain, the same calls).
+# the file's size; then per variant its parts apart: startup (hooking,
+# as scope -v reports it), finalize (the same), the hot path's cost per call
+# (what is left of the added wall time, per call) and the per-call cost
+# scope measured at startup (hook_cost_ns in the file's /metadata); then
+# whether the profile's calls per region equal the trace's (target:
+# profile <= 1.08 x plain, the same calls). The profiled runs run with -v:
+# its 10 000 "hooked" lines to a file cost a few ms.
 #
 # usage: bench_lammps.sh SCOPE_CLI LMP [STEPS [ROUNDS]]
 # example: bench_lammps.sh build/tools/scope /usr/bin/lmp 2000 3
@@ -41,6 +46,8 @@ wall() {   # "WALL CPU" seconds of one run of "$@"; its stderr kept in run.err
     awk -v a="$t0" -v b="$t1" '{printf "%.3f %.3f\n", b - a, $1 + $2}' cpu.txt
 }
 calls_of() { grep -o '([0-9]* calls' run.err | tr -dc 0-9; }
+hooking_of() { sed -n 's/.* functions hooked in \([0-9.]*\) ms.*/\1/p' run.err | head -1; }
+finalize_of() { sed -n 's/.*finalize: clock sync, merge and write took \([0-9.]*\) s.*/\1/p' run.err; }
 
 # The suggested config comes from one traced run first.
 wall "$cli" run -c all.conf -o first.h5 -- "$lmp" -in in.melt -log none >/dev/null
@@ -48,18 +55,23 @@ wall "$cli" run -c all.conf -o first.h5 -- "$lmp" -in in.melt -log none >/dev/nu
 echo "scope suggest left out $(grep -c '^!' suggested.conf) functions:"
 grep '^!' suggested.conf | head -5
 
-declare -A times cpus calls sizes
+declare -A times cpus calls sizes hookings finalizes
 variants=(plain trace suggested profile)
 for r in $(seq "$rounds"); do
     line="round $r:"
     for v in "${variants[@]}"; do
         case $v in
         plain) t=$(wall "$lmp" -in in.melt -log none) ;;
-        trace) t=$(wall "$cli" run -c all.conf -o $v.h5 -- "$lmp" -in in.melt -log none) ;;
-        suggested) t=$(wall "$cli" run -c suggested.conf -o $v.h5 -- "$lmp" -in in.melt -log none) ;;
-        profile) t=$(wall "$cli" run --mode profile -c all.conf -o $v.h5 -- "$lmp" -in in.melt \
-                     -log none) ;;
+        trace) t=$(wall "$cli" run -v -c all.conf -o $v.h5 -- "$lmp" -in in.melt -log none) ;;
+        suggested) t=$(wall "$cli" run -v -c suggested.conf -o $v.h5 -- "$lmp" -in in.melt \
+                       -log none) ;;
+        profile) t=$(wall "$cli" run -v --mode profile -c all.conf -o $v.h5 -- "$lmp" \
+                     -in in.melt -log none) ;;
         esac
+        if [ "$v" != plain ]; then
+            hookings[$v]+="$(hooking_of) "
+            finalizes[$v]+="$(finalize_of) "
+        fi
         if [ "$v" = profile ]; then
             calls[$v]=$("$cli" info $v.h5 | awk '$1 == "events" {print $2}')
             sizes[$v]=$(stat -c %s $v.h5)
@@ -83,6 +95,19 @@ for v in trace suggested profile; do
     echo "  $v: $s s = $(awk -v p="$p" -v s="$s" 'BEGIN {printf "%.2f", s / p}') x plain," \
          "cpu $c s = $(awk -v p="$pc" -v s="$c" 'BEGIN {printf "%.2f", s / p}') x plain," \
          "${calls[$v]} calls, file $(awk -v b="${sizes[$v]}" 'BEGIN {printf "%.1f", b / 1048576}') MiB"
+done
+echo "  parts (medians): startup = hooking; hot path = (wall - plain - hooking - finalize) / calls"
+for v in trace suggested profile; do
+    s=$(printf '%s\n' ${times[$v]} | median)
+    h=$(printf '%s\n' ${hookings[$v]} | median)
+    f=$(printf '%s\n' ${finalizes[$v]} | median)
+    cost=$("$cli" info $v.h5 | awk '$1 == "hook_cost_ns" {print $2}')
+    hot=$(awk -v s="$s" -v p="$p" -v h="$h" -v f="$f" -v n="${calls[$v]}" \
+        'BEGIN {printf "%.0f", (n > 0 ? (s - p - h / 1000 - f) / n * 1e9 : 0)}')
+    echo "  $v: startup $h ms, finalize $f s, hot path $hot ns per call (scope measured" \
+         "${cost:-?} ns at startup)"
+    echo "RESULT lammps variant=$v wall_s=$s plain_s=$p hooking_ms=$h finalize_s=$f" \
+         "hot_ns_per_call=$hot hook_cost_ns=${cost:-nan} calls=${calls[$v]} bytes=${sizes[$v]}"
 done
 "$cli" summary trace.h5 --all --format csv | sed -n '/^region,/,/^$/p' | cut -d, -f1,2 | sort >trace.calls
 "$cli" summary profile.h5 --all --format csv | sed -n '/^region,/,/^$/p' | cut -d, -f1,2 | sort >profile.calls
