@@ -61,6 +61,120 @@ int file_index_add_region(struct file_index *x, const struct file_index_region *
     return 0;
 }
 
+/* The n rows of dataset `name` of meta, read as mem (size bytes each);
+ * NULL when it cannot be read. */
+static void *read_rows(hid_t meta, const char *name, hid_t mem, size_t size, size_t *n)
+{
+    hid_t d = H5Dopen2(meta, name, H5P_DEFAULT);
+    hid_t space = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
+    hssize_t count = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    void *rows = count >= 0 ? calloc((size_t)count + 1, size) : NULL;
+    if (rows && count > 0 && H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0) {
+        free(rows);
+        rows = NULL;
+    }
+    *n = rows ? (size_t)count : 0;
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    return rows;
+}
+
+/* Whether index_regions' dataset_bits are file_index_dataset_bits. */
+static int same_bits(hid_t meta, hid_t string)
+{
+    hid_t d = H5Dopen2(meta, "index_regions", H5P_DEFAULT);
+    hid_t a = d >= 0 && H5Aexists(d, "dataset_bits") > 0
+                  ? H5Aopen(d, "dataset_bits", H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t space = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
+    char *names[32] = {0};
+    int same = space >= 0 && file_index_ndataset_bits <= 32 &&
+               H5Sget_simple_extent_npoints(space) == (hssize_t)file_index_ndataset_bits &&
+               H5Aread(a, string, names) >= 0;
+    for (size_t i = 0; same && i < file_index_ndataset_bits; i++)
+        same = names[i] && strcmp(names[i], file_index_dataset_bits[i]) == 0;
+    for (size_t i = 0; i < 32; i++)
+        H5free_memory(names[i]);
+    if (space >= 0)
+        H5Sclose(space);
+    if (a >= 0)
+        H5Aclose(a);
+    if (d >= 0)
+        H5Dclose(d);
+    return same;
+}
+
+static int wanted(int rank, const int *ranks, size_t nranks)
+{
+    for (size_t i = 0; ranks && i < nranks; i++)
+        if (ranks[i] == rank)
+            return 1;
+    return !ranks;
+}
+
+int file_index_add_from(struct file_index *x, hid_t file, const int *ranks, size_t nranks,
+                        const struct h5_err *e)
+{
+    if (H5Lexists(file, "metadata", H5P_DEFAULT) <= 0)
+        return 0;
+    hid_t meta = H5Gopen2(file, "metadata", H5P_DEFAULT);
+    hid_t string = h5_utf8_string();
+    hid_t rank_type = file_index_rank_type(0), region_type = file_index_region_type(0);
+    struct file_index_rank *rank_rows = NULL;
+    struct file_index_region *region_rows = NULL;
+    char **names = NULL;
+    size_t nrank_rows = 0, nregion_rows = 0, nnames = 0;
+    int rc = -1;
+    if (meta < 0 || string < 0 || rank_type < 0 || region_type < 0) {
+        rc = h5_fail(e, "cannot open /metadata");
+    } else if (H5Lexists(meta, "index_ranks", H5P_DEFAULT) <= 0 ||
+               H5Lexists(meta, "index_regions", H5P_DEFAULT) <= 0 ||
+               H5Lexists(meta, "index_names", H5P_DEFAULT) <= 0 || !same_bits(meta, string)) {
+        rc = 0;
+    } else if (!(rank_rows = read_rows(meta, "index_ranks", rank_type, sizeof *rank_rows,
+                                       &nrank_rows)) ||
+               !(region_rows = read_rows(meta, "index_regions", region_type,
+                                         sizeof *region_rows, &nregion_rows)) ||
+               !(names = read_rows(meta, "index_names", string, sizeof *names, &nnames))) {
+        rc = h5_fail(e, "cannot read /metadata's index");
+    } else {
+        rc = 1;
+        for (size_t i = 0; rc == 1 && i < nregion_rows; i++)
+            if (region_rows[i].name < 0 || (size_t)region_rows[i].name >= nnames ||
+                !names[region_rows[i].name])
+                rc = h5_fail(e, "/metadata/index_regions: row %zu names no entry of "
+                             "index_names", i);
+        for (size_t i = 0; rc == 1 && i < nrank_rows; i++)
+            if (wanted(rank_rows[i].rank, ranks, nranks) &&
+                file_index_add_rank(x, &rank_rows[i], e) != 0)
+                rc = -1;
+        for (size_t i = 0; rc == 1 && i < nregion_rows; i++) {
+            if (!wanted(region_rows[i].rank, ranks, nranks))
+                continue;
+            char *name = strdup(names[region_rows[i].name]);
+            if (!name) {
+                snprintf(e->buf, e->len, "out of memory for the file's index");
+                rc = -1;
+            } else if (file_index_add_region(x, &region_rows[i], name, e) != 0) {
+                rc = -1;
+            }
+        }
+    }
+    for (size_t i = 0; names && i < nnames; i++)
+        H5free_memory(names[i]);
+    free(names);
+    free(region_rows);
+    free(rank_rows);
+    hid_t ids[] = {region_type, rank_type, string};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (ids[i] >= 0)
+            H5Tclose(ids[i]);
+    if (meta >= 0)
+        H5Gclose(meta);
+    return rc;
+}
+
 /* index_regions' dataset_bits: the names of its datasets' bits, in order. */
 static int write_bit_names(hid_t d, hid_t string, const struct h5_err *e)
 {

@@ -32,6 +32,14 @@ int file_index_add_rank(struct file_index *x, const struct file_index_rank *row,
                         const struct h5_err *e);
 int file_index_add_region(struct file_index *x, const struct file_index_region *row,
                           char *name, const struct h5_err *e);
+/* Adds the rows of the index in `file`'s /metadata for the ranks in
+ * ranks[0 .. nranks) (all of them: ranks NULL): 1, or 0 when the file has
+ * no index or one whose dataset_bits name the bits otherwise than
+ * file_index_dataset_bits (its ranks are then left out), -1 (e filled)
+ * when its rows cannot be read or cannot be true. `scope pack` joins the
+ * indexes of a run's files with it. */
+int file_index_add_from(struct file_index *x, hid_t file, const int *ranks, size_t nranks,
+                        const struct h5_err *e);
 /* Writes index_ranks, index_names and index_regions into /metadata, which
  * it creates when the file has none (a node's part). */
 int file_index_write(struct file_index *x, hid_t file, const struct h5_err *e);

@@ -5,7 +5,8 @@
 # node's ranks into FILE.d/nodeN.h5; rank 0's file holds /metadata, its own
 # node's ranks and an external link for every other rank. h5py and scope
 # read it as one file (check_tutorial.py, the full check), `scope pack`
-# joins it into one file that reads the same without FILE.d/, and a node
+# joins it into one file that reads the same without FILE.d/ (its index
+# holding every rank's regions), and a node
 # that cannot write its part leaves no file but every record, which
 # `scope recover` writes in the same layout (FILE + FILE.d/).
 # usage: node_files.sh   (env: SCOPE_CLI PROGRAM CONFIG MPIRUN PYTHON CHECKER)
@@ -50,6 +51,21 @@ PY
 
 "$SCOPE_CLI" pack profiling_data.h5 -o single.h5 2>pack.txt || fail "pack: $(cat pack.txt)"
 grep -q "wrote single.h5 (3 ranks joined from node files)" pack.txt || fail "pack said: $(cat pack.txt)"
+# its index holds every rank's regions (the run's file's, its own node's only)
+"$PYTHON" - <<'PY' || fail "the packed file's index does not hold every rank's regions"
+import h5py
+with h5py.File("single.h5") as f:
+    m = f["metadata"]
+    ranks = sorted(int(r) for r in m["index_ranks"]["rank"])
+    assert ranks == [0, 1, 2, 3, 4], ranks
+    rows, names = m["index_regions"][:], m["index_names"][:]
+    for r in ranks:
+        held = sorted(names[i].decode() for i in rows["name"][rows["rank"] == r])
+        assert held == sorted(f[f"rank{r}/regions"].keys()), (r, held)
+        for row in rows[rows["rank"] == r]:
+            group = f[f"rank{r}/regions/{names[row['name']].decode()}"]
+            assert row["calls"] == len(group["start_times"]), (r, row)
+PY
 # on a terminal (script's), a pack shows which top-level object it copied (at once: test-only)
 SCOPE_TEST_PROGRESS=1 script -qec "'$SCOPE_CLI' pack profiling_data.h5 -o tty.h5" /dev/null \
     >tty.txt || fail "pack on a terminal"

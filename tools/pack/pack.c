@@ -3,10 +3,14 @@
  * external link to a node's part, is copied whole (datasets keep their
  * compressed chunks). Attributes are copied one by one afterwards: HDF5
  * 1.10's object copy crashes on variable-length string attributes kept in
- * dense storage (more than 8 on an object, as /metadata has). A long pack
- * shows its progress on a terminal. */
+ * dense storage (more than 8 on an object, as /metadata has). The run's
+ * file indexes its own node's ranks only, each part its node's: the packed
+ * file gets one index of them all, so that it opens as fast as the run's
+ * file. A long pack shows its progress on a terminal. */
 #include "pack.h"
 #include "clock.h"
+#include "file_index.h"
+#include "grow_array.h"
 #include "log.h"
 
 #include <hdf5.h>
@@ -15,8 +19,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A node's part, and the ranks the run's file links to it. */
+struct part {
+    char *file;   /* as the links name it */
+    int *ranks;
+    size_t n, cap;
+};
+
 struct pack {
     hid_t out;
+    struct part *parts;
+    size_t nparts, parts_cap;
+    int out_of_memory;
     size_t linked;
     size_t copied, objects;   /* top-level objects copied, of */
     int64_t began;            /* monotonic ns */
@@ -89,11 +103,57 @@ static herr_t copy_attributes_below(hid_t obj, const char *name, const H5O_info_
     return copy_attributes(v->src, v->dst, strcmp(name, ".") == 0 ? v->top : path);
 }
 
+/* The file an external link points into (malloc'd), or NULL. */
+static char *linked_file(hid_t root, const char *name, const H5L_info_t *info)
+{
+    size_t size = info->u.val_size;
+    char *value = malloc(size ? size : 1), *file = NULL;
+    const char *target = NULL, *object = NULL;
+    unsigned flags;
+    if (value && H5Lget_val(root, name, value, size, H5P_DEFAULT) >= 0 &&
+        H5Lunpack_elink_val(value, size, &flags, &target, &object) >= 0)
+        file = strdup(target);
+    free(value);
+    return file;
+}
+
+/* Notes that /name, rank{N}, links into a node's part. */
+static void note_linked(struct pack *p, hid_t root, const char *name, const H5L_info_t *info)
+{
+    int rank;
+    char *file = linked_file(root, name, info);
+    if (!file || sscanf(name, "rank%d", &rank) != 1) {
+        free(file);   /* not a rank's: it reads from its groups */
+        return;
+    }
+    size_t i = 0;
+    while (i < p->nparts && strcmp(p->parts[i].file, file) != 0)
+        i++;
+    if (i == p->nparts) {
+        if (scope_grow_array((void **)&p->parts, &p->parts_cap, p->nparts + 1,
+                             sizeof *p->parts) != 0) {
+            free(file);
+            p->out_of_memory = 1;
+            return;
+        }
+        p->parts[p->nparts++] = (struct part){.file = file};
+    } else {
+        free(file);
+    }
+    struct part *t = &p->parts[i];
+    if (scope_grow_array((void **)&t->ranks, &t->cap, t->n + 1, sizeof *t->ranks) != 0)
+        p->out_of_memory = 1;
+    else
+        t->ranks[t->n++] = rank;
+}
+
 static herr_t copy_one(hid_t root, const char *name, const H5L_info_t *info, void *data)
 {
     struct pack *p = data;
-    if (info->type == H5L_TYPE_EXTERNAL)
+    if (info->type == H5L_TYPE_EXTERNAL) {
         p->linked++;
+        note_linked(p, root, name, info);
+    }
     hid_t ocpypl = H5Pcreate(H5P_OBJECT_COPY);
     struct visit v = {root, p->out, name};
     int ok = ocpypl >= 0 && H5Pset_copy_object(ocpypl, H5O_COPY_WITHOUT_ATTR_FLAG) >= 0 &&
@@ -112,6 +172,60 @@ static herr_t copy_one(hid_t root, const char *name, const H5L_info_t *info, voi
     snprintf(p->failed_name, sizeof p->failed_name, "%s", name);
     p->failed = p->failed_name;
     return -1;
+}
+
+/* The path of a part named `file` by the links of the run's file `in`:
+ * beside it, as the writer puts it and HDF5 looks for it. */
+static char *part_path(const char *in, const char *file)
+{
+    const char *slash = strrchr(in, '/');
+    char *path = NULL;
+    if (file[0] == '/' || !slash)
+        return strdup(file);
+    return asprintf(&path, "%.*s/%s", (int)(slash - in), in, file) < 0 ? NULL : path;
+}
+
+/* One index in the packed file for every rank: the run's file's rows, then
+ * each part's for the ranks linked to it. A file without an index leaves
+ * its ranks out (they read from their groups). */
+static int join_indexes(struct pack *p, hid_t src, const char *in, const char *tmp, char *err,
+                        size_t errlen)
+{
+    char why[512];
+    struct h5_err e = {why, sizeof why};
+    struct file_index x = {0};
+    int rc = file_index_add_from(&x, src, NULL, 0, &e) < 0 ? -1 : 0;
+    if (rc != 0)
+        snprintf(err, errlen, "%s: %s", in, why);
+    for (size_t i = 0; rc == 0 && i < p->nparts; i++) {
+        char *path = part_path(in, p->parts[i].file);
+        hid_t part = path ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : H5I_INVALID_HID;
+        if (part < 0 ||
+            file_index_add_from(&x, part, p->parts[i].ranks, p->parts[i].n, &e) < 0) {
+            snprintf(err, errlen, "%s: %s", path ? path : p->parts[i].file,
+                     part < 0 ? "cannot open" : why);
+            rc = -1;
+        }
+        if (part >= 0)
+            H5Fclose(part);
+        free(path);
+    }
+    hid_t meta = rc == 0 && x.nranks ? H5Gopen2(p->out, "metadata", H5P_DEFAULT)
+                                     : H5I_INVALID_HID;
+    for (const char *const *name = (const char *const[]){"index_ranks", "index_names",
+                                                           "index_regions", NULL};
+         meta >= 0 && *name; name++)
+        if (H5Lexists(meta, *name, H5P_DEFAULT) > 0 && H5Ldelete(meta, *name, H5P_DEFAULT) < 0)
+            rc = -1;
+    if (meta >= 0 && (rc != 0 || file_index_write(&x, p->out, &e) != 0)) {
+        snprintf(err, errlen, "%s: cannot write the joined index: %s", tmp,
+                 rc != 0 ? "cannot replace the run's" : why);
+        rc = -1;
+    }
+    if (meta >= 0)
+        H5Gclose(meta);
+    file_index_free(&x);
+    return rc;
 }
 
 int scope_pack(const char *in, const char *out, size_t *linked, char *err, size_t errlen)
@@ -144,6 +258,12 @@ int scope_pack(const char *in, const char *out, size_t *linked, char *err, size_
                  p.linked ? " (is the node's file in its .d directory?)" : "");
         goto done;
     }
+    if (p.out_of_memory) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    if (p.nparts && join_indexes(&p, src, in, tmp, err, errlen) != 0)
+        goto done;
     if (H5Fclose(p.out) < 0) {
         p.out = H5I_INVALID_HID;
         snprintf(err, errlen, "%s: cannot close", tmp);
@@ -163,6 +283,11 @@ done:
         H5Fclose(src);
     if (rc != 0)
         unlink(tmp);
+    for (size_t i = 0; i < p.nparts; i++) {
+        free(p.parts[i].file);
+        free(p.parts[i].ranks);
+    }
+    free(p.parts);
     H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
     return rc;
 }
