@@ -58,6 +58,7 @@ int region_encoder_begin(struct region_encoder *e, int payload)
 {
     memset(e->buffered, 0, sizeof e->buffered);
     memset(e->flushed, 0, sizeof e->flushed);
+    e->has_threads = 0;
     e->has_callsites = 0;
     e->has_payload = payload;
     e->values = 0;
@@ -105,6 +106,8 @@ static void buffer_calls(struct region_encoder *e, const int64_t *start, const i
     copy_ids((int32_t *)e->column[REGION_THREAD] + at, thread_ids ? thread_ids + from : NULL, 0, n);
     copy_ids((int32_t *)e->column[REGION_CALLSITE] + at, callsite_ids ? callsite_ids + from : NULL,
              -1, n);
+    for (size_t i = 0; thread_ids && !e->has_threads && i < n; i++)
+        e->has_threads = thread_ids[from + i] != 0;
     for (size_t i = 0; callsite_ids && !e->has_callsites && i < n; i++)
         e->has_callsites = callsite_ids[from + i] >= 0;
     if (e->has_payload) {
@@ -128,7 +131,8 @@ static int emit_window(struct region_encoder *e, int group, int last, region_win
 {
     size_t n = e->buffered[group];
     struct region_window w = {.n = n, .group = group, .last = last,
-                              .has_callsites = e->has_callsites, .has_payload = e->has_payload,
+                              .has_threads = e->has_threads, .has_callsites = e->has_callsites,
+                              .has_payload = e->has_payload,
                               .values = e->values};
     if (group == REGION_CALLS)
         w.stats = e->stats;

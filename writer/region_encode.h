@@ -94,6 +94,8 @@ struct region_window {
     int32_t group;              /* REGION_CALLS or REGION_MESSAGES */
     int32_t extensible;
     int32_t last;               /* the group's last window */
+    int32_t has_threads;        /* the thread column is included: a call of */
+                                /* the region ran off thread 0, here or earlier */
     int32_t has_callsites;      /* the call-site column is included: a call */
                                 /* of the region had one, here or earlier */
     int32_t has_payload;        /* what the region's calls carry: REGION_*_PAYLOAD */
@@ -111,6 +113,8 @@ static inline int region_window_has_column(const struct region_window *w, int c)
         return c >= REGION_CALL_COLUMNS;
     if (c >= REGION_CALL_COLUMNS)
         return 0;
+    if (c == REGION_THREAD)
+        return w->has_threads;
     if (c == REGION_CALLSITE)
         return w->has_callsites;
     if (c >= REGION_ARG1)
@@ -129,6 +133,7 @@ struct region_encoder {
     struct encode_helpers *helpers;       /* NULL: columns encoded here, in turn */
     size_t buffered[2];                   /* of each group */
     int flushed[2];                       /* a window of the group went out */
+    int has_threads;
     int has_callsites;
     int has_payload;                      /* REGION_*_PAYLOAD */
     int values;                           /* columns REGION_ARG1 + i it records */

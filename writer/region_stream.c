@@ -1,7 +1,8 @@
 /* region_stream.c: places a region's windows (region_encode.h) in its
- * datasets: start_times, end_times, thread_ids and, once a call has one,
- * callsite_ids (-1: none; created late, its earlier chunks are never
- * written and read as its fill value, -1); for MPI calls with payload the
+ * datasets: start_times, end_times, once a call ran off the rank's first
+ * thread thread_ids (0: that thread), and once a call has one callsite_ids
+ * (-1: none); both are created late, their earlier chunks never written
+ * and read as their fill value, 0 or -1; for MPI calls with payload the
  * per-call bytes, peer, tag, comm and the per-message msg_* datasets, which
  * grow window by window of their own; for calls that record them, the
  * per-call arg1 .. arg6 and retval (those recorded). A region of one window gets
@@ -143,16 +144,20 @@ int region_begin(struct region_stream *r, hid_t regions,
 }
 
 /* Dataset creation properties of column c: chunk == 0 means not chunked
- * (compact). */
+ * (compact). The columns created late read their unwritten chunks as the
+ * value they stand for. */
 static hid_t make_dcpl(int c, hsize_t chunk, const struct h5_err *e)
 {
-    static const int32_t no_callsite = -1;
+    static const int32_t no_callsite = -1, first_thread = 0;
+    const int32_t *fill = c == REGION_CALLSITE ? &no_callsite
+                          : c == REGION_THREAD ? &first_thread
+                                               : NULL;
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (dcpl < 0)
         goto fail;
-    if (c != REGION_CALLSITE ? H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0
-                             : H5Pset_fill_value(dcpl, H5T_NATIVE_INT32, &no_callsite) < 0 ||
-                                   H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) < 0)
+    if (!fill ? H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0
+              : H5Pset_fill_value(dcpl, H5T_NATIVE_INT32, fill) < 0 ||
+                    H5Pset_fill_time(dcpl, H5D_FILL_TIME_IFSET) < 0)
         goto fail;
     if (chunk == 0) {
         if (H5Pset_layout(dcpl, H5D_COMPACT) < 0)

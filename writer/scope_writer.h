@@ -157,7 +157,8 @@ struct scope_writer_api {
     /* start/end in ns (rank 0's clock), thread_ids: small per-rank thread
      * numbers (0 = the main thread), callsite_ids: index of each call's call
      * site in the table given to callsites(), -1 for none; either may be
-     * NULL; n may be 0. */
+     * NULL; n may be 0. A region gets a thread_ids dataset only once one of
+     * its calls ran off thread 0, callsite_ids once one has a site. */
     int (*append)(scope_writer *w, const int64_t *start, const int64_t *end,
                   const int32_t *thread_ids, const int32_t *callsite_ids, size_t n);
     /* The same for a region with payload (its info's payload set): what

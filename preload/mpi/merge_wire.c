@@ -230,7 +230,7 @@ void scope_wire_region_free(struct scope_region_info *info)
 /* A window: its fixed part, then each column's bytes. */
 struct window_fixed {
     uint64_t n, chunk, bytes[REGION_NCOLUMNS];
-    int32_t group, extensible, last, has_callsites, has_payload, values;
+    int32_t group, extensible, last, has_threads, has_callsites, has_payload, values;
     struct call_stats stats;
 };
 
@@ -238,6 +238,7 @@ size_t scope_wire_window_encode(char *buf, const struct region_window *win)
 {
     struct window_fixed f = {.n = win->n, .chunk = win->chunk, .group = win->group,
                              .extensible = win->extensible, .last = win->last,
+                             .has_threads = win->has_threads,
                              .has_callsites = win->has_callsites,
                              .has_payload = win->has_payload, .values = win->values,
                              .stats = win->stats};
@@ -260,6 +261,7 @@ int scope_wire_window_decode(const char *buf, size_t len, struct region_window *
     memcpy(&f, buf, sizeof(f));
     *win = (struct region_window){.n = f.n, .chunk = f.chunk, .group = f.group,
                                   .extensible = f.extensible, .last = f.last,
+                                  .has_threads = f.has_threads,
                                   .has_callsites = f.has_callsites,
                                   .has_payload = f.has_payload, .values = f.values,
                                   .stats = f.stats};

@@ -166,8 +166,13 @@ static void assert_events(hid_t group, int rank, size_t region)
                                   H5T_NATIVE_INT64, 8, (void **)&start), n);
     ck_assert_uint_eq(read_column(group, "end_times", H5T_STD_I64LE,
                                   H5T_NATIVE_INT64, 8, (void **)&end), n);
-    ck_assert_uint_eq(read_column(group, "thread_ids", H5T_STD_I32LE,
-                                  H5T_NATIVE_INT32, 4, (void **)&tid), n);
+    if (n > 1) {   /* sample_event: call i on thread i % 3 */
+        ck_assert_uint_eq(read_column(group, "thread_ids", H5T_STD_I32LE,
+                                      H5T_NATIVE_INT32, 4, (void **)&tid), n);
+    } else {
+        ck_assert_int_eq(H5Lexists(group, "thread_ids", H5P_DEFAULT), 0);
+        tid = calloc(1, sizeof *tid);
+    }
     for (size_t i = 0; i < n; i++) {
         int64_t s, e;
         int32_t t;
@@ -236,7 +241,7 @@ static void assert_region(hid_t regions, int rank, size_t g)
     assert_int_attr(group, "address", H5T_STD_U64LE, (int64_t)s->address);
     H5G_info_t info;
     H5Gget_info(group, &info);
-    ck_assert_uint_eq(info.nlinks, 3);
+    ck_assert_uint_eq(info.nlinks, s->events > 1 ? 3 : 2);   /* thread_ids: a call off thread 0 */
     assert_layout(group, s->events);
     assert_events(group, rank, g);
     assert_stats(group, rank, g);
@@ -1013,6 +1018,69 @@ START_TEST(callsites_read_back)
 }
 END_TEST
 
+/* Region `name`: `plain` calls on thread 0 (no thread ids given), then
+ * `threaded` with thread ids k % 3, k counting from 0. */
+static void write_threaded(scope_writer *w, const char *name, size_t plain, size_t threaded)
+{
+    struct scope_region_info region = {.name = name};
+    ck_assert_int_eq(api()->begin_region(w, &region), 0);
+    append_calls(w, 0, plain, NULL);
+    int64_t *t = malloc((threaded + 1) * sizeof *t);
+    int32_t *ids = malloc((threaded + 1) * sizeof *ids);
+    for (size_t k = 0; k <= threaded; k++)
+        t[k] = (int64_t)(plain + k);
+    for (size_t k = 0; k < threaded; k++)
+        ids[k] = (int32_t)(k % 3);
+    ck_assert_int_eq(api()->append(w, t, t + 1, ids, NULL, threaded), 0);
+    free(t);
+    free(ids);
+    ck_assert_int_eq(api()->end_region(w), 0);
+}
+
+/* thread_ids of region `name` of rank 0 as write_threaded wrote them. */
+static void assert_thread_ids(hid_t file, const char *name, size_t plain, size_t threaded)
+{
+    char group_path[64];
+    snprintf(group_path, sizeof group_path, "/rank0/regions/%s", name);
+    hid_t g = H5Gopen2(file, group_path, H5P_DEFAULT);
+    ck_assert_int_ge(g, 0);
+    int32_t *ids;
+    ck_assert_uint_eq(read_column(g, "thread_ids", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                                  sizeof *ids, (void **)&ids), plain + threaded);
+    for (size_t i = 0; i < plain + threaded; i++) {
+        int32_t want = i < plain ? 0 : (int32_t)((i - plain) % 3);
+        ck_assert_msg(ids[i] == want, "%s: call %zu on thread %d, not %d", name, i, ids[i], want);
+    }
+    free(ids);
+    H5Gclose(g);
+}
+
+/* A region gets thread_ids once a call ran off thread 0: created late, the
+ * calls before read as thread 0; never, when every call ran on it. */
+START_TEST(thread_ids_only_off_the_first_thread)
+{
+    char err[512];
+    scope_writer *w = api()->create(path, &sample_run, err, sizeof err);
+    ck_assert_msg(w != NULL, "create: %s", err);
+    struct scope_rank_info rank = sample_rank(0);
+    ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
+    write_threaded(w, "small", 2, 5);                                    /* compact */
+    write_threaded(w, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);    /* after a window */
+    write_threaded(w, "first_only", REGION_WINDOW + 3, 0);
+    write_threaded(w, "zeros_given", 0, 1);                              /* thread id 0 */
+    ck_assert_int_eq(api()->end_rank(w), 0);
+    ck_assert_msg(api()->finish(w) == 0, "finish: %s", api()->error(NULL));
+
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(file, 0);
+    assert_thread_ids(file, "small", 2, 5);
+    assert_thread_ids(file, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);
+    ck_assert_int_eq(H5Lexists(file, "/rank0/regions/first_only/thread_ids", H5P_DEFAULT), 0);
+    ck_assert_int_eq(H5Lexists(file, "/rank0/regions/zeros_given/thread_ids", H5P_DEFAULT), 0);
+    H5Fclose(file);
+}
+END_TEST
+
 START_TEST(callsites_out_of_order_fail)
 {
     scope_writer *w = open_region();
@@ -1043,6 +1111,7 @@ static Suite *writer_suite(void)
     tcase_add_test(file, failed_rename_removes_temporary);
     tcase_add_test(file, callsites_read_back);
     tcase_add_test(file, callsites_out_of_order_fail);
+    tcase_add_test(file, thread_ids_only_off_the_first_thread);
     tcase_add_test(file, payload_reads_back);
     tcase_add_test(file, values_read_back);
     suite_add_tcase(s, file);
