@@ -7,7 +7,9 @@
 # one invocation, and prints per variant the median wall time and CPU time
 # (user + system: less disturbed by the other jobs of a shared machine), their ratio
 # to the unprofiled run's, the calls recorded (counted, for the profile) and
-# the file's size; then per variant its parts apart: startup (hooking,
+# the file's size; the same ratio for the least wall time of each variant
+# (the rounds the machine's other jobs disturbed least); then per variant
+# its parts apart: startup (hooking,
 # as scope -v reports it), finalize (the same), the hot path's cost per call
 # (what is left of the added wall time, per call) and the per-call cost
 # scope measured at startup (hook_cost_ns in the file's /metadata); then
@@ -95,6 +97,14 @@ for v in trace suggested profile; do
     echo "  $v: $s s = $(awk -v p="$p" -v s="$s" 'BEGIN {printf "%.2f", s / p}') x plain," \
          "cpu $c s = $(awk -v p="$pc" -v s="$c" 'BEGIN {printf "%.2f", s / p}') x plain," \
          "${calls[$v]} calls, file $(awk -v b="${sizes[$v]}" 'BEGIN {printf "%.1f", b / 1048576}') MiB"
+done
+pl=$(printf '%s\n' ${times[plain]} | least)
+echo "  least of the rounds (the runs the machine's other jobs disturbed least): plain $pl s"
+for v in trace suggested profile; do
+    s=$(printf '%s\n' ${times[$v]} | least)
+    echo "  $v: $s s = $(awk -v p="$pl" -v s="$s" 'BEGIN {printf "%.2f", s / p}') x plain"
+    echo "RESULT lammps-least variant=$v wall_s=$s plain_s=$pl" \
+         "ratio=$(awk -v p="$pl" -v s="$s" 'BEGIN {printf "%.3f", s / p}')"
 done
 echo "  parts (medians): startup = hooking; hot path = (wall - plain - hooking - finalize) / calls"
 for v in trace suggested profile; do
