@@ -632,42 +632,58 @@ START_TEST(escape_truncates)
 END_TEST
 
 /* Appends n calls (start i, end i + 1) from `from`, with ids[i] or none. */
-static void append_calls(scope_writer *w, size_t from, size_t n, const int32_t *ids)
+/* n calls from `from` on, one ns each, with thread and call-site ids
+ * (either NULL: none). */
+static void append_calls(scope_writer *w, size_t from, size_t n, const int32_t *threads,
+                         const int32_t *sites)
 {
     int64_t *t = malloc((n + 1) * sizeof *t);
     for (size_t i = 0; i <= n; i++)
         t[i] = (int64_t)(from + i);
-    ck_assert_int_eq(api()->append(w, t, t + 1, NULL, ids, n), 0);
+    ck_assert_int_eq(api()->append(w, t, t + 1, threads, sites, n), 0);
     free(t);
 }
 
-static void write_region(scope_writer *w, const char *name, size_t plain, size_t with_ids)
+/* The id of call k of those with ids: call-site ids k % 3 but -1 for every
+ * third, thread ids k % 3. */
+static int32_t id_of(const char *column, size_t k)
+{
+    return strcmp(column, "callsite_ids") == 0 && k % 3 == 2 ? -1 : (int32_t)(k % 3);
+}
+
+/* Region `name`: `plain` calls without ids, then `with_ids` with the ids
+ * id_of gives in column ("thread_ids" or "callsite_ids"). */
+static void write_region(scope_writer *w, const char *name, const char *column, size_t plain,
+                         size_t with_ids)
 {
     struct scope_region_info region = {.name = name};
     ck_assert_int_eq(api()->begin_region(w, &region), 0);
-    append_calls(w, 0, plain, NULL);
+    append_calls(w, 0, plain, NULL, NULL);
     int32_t *ids = malloc((with_ids + 1) * sizeof *ids);
-    for (size_t i = 0; i < with_ids; i++)
-        ids[i] = i % 3 == 2 ? -1 : (int32_t)(i % 3);
-    append_calls(w, plain, with_ids, ids);
+    for (size_t k = 0; k < with_ids; k++)
+        ids[k] = id_of(column, k);
+    int threads = strcmp(column, "thread_ids") == 0;
+    append_calls(w, plain, with_ids, threads ? ids : NULL, threads ? NULL : ids);
     free(ids);
     ck_assert_int_eq(api()->end_region(w), 0);
 }
 
-/* callsite_ids of region `name` in rank 0: every call, -1 where it had none. */
-static void assert_callsite_ids(hid_t file, const char *name, size_t plain, size_t with_ids)
+/* Column `column` of region `name` in rank 0 as write_region wrote it: the
+ * calls without ids read as `none` (thread 0, or -1: no call site). */
+static void assert_ids(hid_t file, const char *name, const char *column, size_t plain,
+                       size_t with_ids)
 {
     char group_path[64];
     snprintf(group_path, sizeof group_path, "/rank0/regions/%s", name);
     hid_t g = H5Gopen2(file, group_path, H5P_DEFAULT);
     ck_assert_int_ge(g, 0);
-    int32_t *ids;
-    ck_assert_uint_eq(read_column(g, "callsite_ids", H5T_STD_I32LE, H5T_NATIVE_INT32,
-                                  sizeof *ids, (void **)&ids), plain + with_ids);
+    int32_t *ids, none = strcmp(column, "thread_ids") == 0 ? 0 : -1;
+    ck_assert_uint_eq(read_column(g, column, H5T_STD_I32LE, H5T_NATIVE_INT32, sizeof *ids,
+                                  (void **)&ids), plain + with_ids);
     for (size_t i = 0; i < plain + with_ids; i++) {
-        size_t k = i - plain;
-        int32_t want = i < plain || k % 3 == 2 ? -1 : (int32_t)(k % 3);
-        ck_assert_msg(ids[i] == want, "%s: call %zu has site %d, not %d", name, i, ids[i], want);
+        int32_t want = i < plain ? none : id_of(column, i - plain);
+        ck_assert_msg(ids[i] == want, "%s: call %zu has %s %d, not %d", name, i, column, ids[i],
+                      want);
     }
     free(ids);
     H5Gclose(g);
@@ -955,9 +971,9 @@ START_TEST(callsites_read_back)
     ck_assert_msg(w != NULL, "create: %s", err);
     struct scope_rank_info rank = sample_rank(0);
     ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
-    write_region(w, "small", 2, 5);                      /* compact */
-    write_region(w, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);   /* ids after a window */
-    write_region(w, "none", 3, 0);
+    write_region(w, "small", "callsite_ids", 2, 5);   /* compact */
+    write_region(w, "late", "callsite_ids", REGION_WINDOW + 7, REGION_WINDOW + 10);
+    write_region(w, "none", "callsite_ids", 3, 0);
     ck_assert_int_eq(api()->end_rank(w), 0);
     const struct scope_callsite_frame frames[] = {
         {"/bin/app", "caller_a", "app.c", 15, 26},
@@ -971,8 +987,8 @@ START_TEST(callsites_read_back)
 
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     ck_assert_int_ge(file, 0);
-    assert_callsite_ids(file, "small", 2, 5);
-    assert_callsite_ids(file, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);
+    assert_ids(file, "small", "callsite_ids", 2, 5);
+    assert_ids(file, "late", "callsite_ids", REGION_WINDOW + 7, REGION_WINDOW + 10);
     ck_assert_int_eq(H5Lexists(file, "/rank0/regions/none/callsite_ids", H5P_DEFAULT), 0);
 
     hid_t d = H5Dopen2(file, "/metadata/callsites", H5P_DEFAULT);
@@ -1018,43 +1034,6 @@ START_TEST(callsites_read_back)
 }
 END_TEST
 
-/* Region `name`: `plain` calls on thread 0 (no thread ids given), then
- * `threaded` with thread ids k % 3, k counting from 0. */
-static void write_threaded(scope_writer *w, const char *name, size_t plain, size_t threaded)
-{
-    struct scope_region_info region = {.name = name};
-    ck_assert_int_eq(api()->begin_region(w, &region), 0);
-    append_calls(w, 0, plain, NULL);
-    int64_t *t = malloc((threaded + 1) * sizeof *t);
-    int32_t *ids = malloc((threaded + 1) * sizeof *ids);
-    for (size_t k = 0; k <= threaded; k++)
-        t[k] = (int64_t)(plain + k);
-    for (size_t k = 0; k < threaded; k++)
-        ids[k] = (int32_t)(k % 3);
-    ck_assert_int_eq(api()->append(w, t, t + 1, ids, NULL, threaded), 0);
-    free(t);
-    free(ids);
-    ck_assert_int_eq(api()->end_region(w), 0);
-}
-
-/* thread_ids of region `name` of rank 0 as write_threaded wrote them. */
-static void assert_thread_ids(hid_t file, const char *name, size_t plain, size_t threaded)
-{
-    char group_path[64];
-    snprintf(group_path, sizeof group_path, "/rank0/regions/%s", name);
-    hid_t g = H5Gopen2(file, group_path, H5P_DEFAULT);
-    ck_assert_int_ge(g, 0);
-    int32_t *ids;
-    ck_assert_uint_eq(read_column(g, "thread_ids", H5T_STD_I32LE, H5T_NATIVE_INT32,
-                                  sizeof *ids, (void **)&ids), plain + threaded);
-    for (size_t i = 0; i < plain + threaded; i++) {
-        int32_t want = i < plain ? 0 : (int32_t)((i - plain) % 3);
-        ck_assert_msg(ids[i] == want, "%s: call %zu on thread %d, not %d", name, i, ids[i], want);
-    }
-    free(ids);
-    H5Gclose(g);
-}
-
 /* A region gets thread_ids once a call ran off thread 0: created late, the
  * calls before read as thread 0; never, when every call ran on it. */
 START_TEST(thread_ids_only_off_the_first_thread)
@@ -1064,17 +1043,17 @@ START_TEST(thread_ids_only_off_the_first_thread)
     ck_assert_msg(w != NULL, "create: %s", err);
     struct scope_rank_info rank = sample_rank(0);
     ck_assert_int_eq(api()->begin_rank(w, &rank), 0);
-    write_threaded(w, "small", 2, 5);                                    /* compact */
-    write_threaded(w, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);    /* after a window */
-    write_threaded(w, "first_only", REGION_WINDOW + 3, 0);
-    write_threaded(w, "zeros_given", 0, 1);                              /* thread id 0 */
+    write_region(w, "small", "thread_ids", 2, 5);   /* compact */
+    write_region(w, "late", "thread_ids", REGION_WINDOW + 7, REGION_WINDOW + 10);
+    write_region(w, "first_only", "thread_ids", REGION_WINDOW + 3, 0);
+    write_region(w, "zeros_given", "thread_ids", 0, 1);   /* thread id 0, given */
     ck_assert_int_eq(api()->end_rank(w), 0);
     ck_assert_msg(api()->finish(w) == 0, "finish: %s", api()->error(NULL));
 
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     ck_assert_int_ge(file, 0);
-    assert_thread_ids(file, "small", 2, 5);
-    assert_thread_ids(file, "late", REGION_WINDOW + 7, REGION_WINDOW + 10);
+    assert_ids(file, "small", "thread_ids", 2, 5);
+    assert_ids(file, "late", "thread_ids", REGION_WINDOW + 7, REGION_WINDOW + 10);
     ck_assert_int_eq(H5Lexists(file, "/rank0/regions/first_only/thread_ids", H5P_DEFAULT), 0);
     ck_assert_int_eq(H5Lexists(file, "/rank0/regions/zeros_given/thread_ids", H5P_DEFAULT), 0);
     H5Fclose(file);
