@@ -174,17 +174,6 @@ static herr_t copy_one(hid_t root, const char *name, const H5L_info_t *info, voi
     return -1;
 }
 
-/* The path of a part named `file` by the links of the run's file `in`:
- * beside it, as the writer puts it and HDF5 looks for it. */
-static char *part_path(const char *in, const char *file)
-{
-    const char *slash = strrchr(in, '/');
-    char *path = NULL;
-    if (file[0] == '/' || !slash)
-        return strdup(file);
-    return asprintf(&path, "%.*s/%s", (int)(slash - in), in, file) < 0 ? NULL : path;
-}
-
 /* One index in the packed file for every rank: the run's file's rows, then
  * each part's for the ranks linked to it. A file without an index leaves
  * its ranks out (they read from their groups). */
@@ -198,17 +187,19 @@ static int join_indexes(struct pack *p, hid_t src, const char *in, const char *t
     if (rc != 0)
         snprintf(err, errlen, "%s: %s", in, why);
     for (size_t i = 0; rc == 0 && i < p->nparts; i++) {
-        char *path = part_path(in, p->parts[i].file);
-        hid_t part = path ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : H5I_INVALID_HID;
+        char link[32];   /* the part as the copy found it: through a rank's link */
+        snprintf(link, sizeof link, "rank%d", p->parts[i].ranks[0]);
+        hid_t rank = H5Oopen(src, link, H5P_DEFAULT);
+        hid_t part = rank >= 0 ? H5Iget_file_id(rank) : H5I_INVALID_HID;
         if (part < 0 ||
             file_index_add_from(&x, part, p->parts[i].ranks, p->parts[i].n, &e) < 0) {
-            snprintf(err, errlen, "%s: %s", path ? path : p->parts[i].file,
-                     part < 0 ? "cannot open" : why);
+            snprintf(err, errlen, "%s: %s", p->parts[i].file, part < 0 ? "cannot open" : why);
             rc = -1;
         }
         if (part >= 0)
             H5Fclose(part);
-        free(path);
+        if (rank >= 0)
+            H5Oclose(rank);
     }
     hid_t meta = rc == 0 && x.nranks ? H5Gopen2(p->out, "metadata", H5P_DEFAULT)
                                      : H5I_INVALID_HID;
