@@ -4,10 +4,10 @@
  * widened) and verify the result by decoding it again. Reads bytes and
  * writes into caller buffers only, so `scope check` runs it on a file. */
 #include "patch_analyze.h"
+#include "branch_scan.h"
 #include "lower_bound.h"
 
 #include <Zydis/Zydis.h>
-#include <emmintrin.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,9 +66,6 @@ static int has_short_only_form(ZydisMnemonic m)
            m == ZYDIS_MNEMONIC_JRCXZ || m == ZYDIS_MNEMONIC_JECXZ || m == ZYDIS_MNEMONIC_XBEGIN;
 }
 
-/* A branch from `piece` into the bytes the jump will overwrite (other
- * than to their first byte) would land in the middle of the jump. Returns
- * the offset in piece of the first such branch, or -1. */
 /* Calls fn(at, insn, target, ctx) for each instruction of piece, decoded
  * from its start, that has a relative immediate operand (call, jmp, jcc,
  * loop...), until fn returns non-zero; returns that value, or 0. An
@@ -106,138 +103,19 @@ static long lands_in_window(size_t at, const struct insn *x, uintptr_t target, v
     return target > w->lo && target < w->hi ? (long)at + 1 : 0;
 }
 
-/* What a byte may begin, read as the first byte of a direct branch
- * whatever the instruction boundaries: a call, jmp or jcc rel32 (0f 8x),
- * a jmp, jcc, loop or jrcxz rel8, an xbegin (c7 f8 rel32). Every real such
- * branch is among the places these bytes name, so when no byte can reach a
- * place, no decoding is needed to know that nothing branches there. */
-enum { NOT_BRANCH, NEAR_REL32, TWO_BYTE_REL32, SHORT_REL8, XBEGIN_REL32 };
-static const uint8_t branch_kind[256] = {
-    [0xe8] = NEAR_REL32, [0xe9] = NEAR_REL32, [0x0f] = TWO_BYTE_REL32,
-    [0xc7] = XBEGIN_REL32, [0xeb] = SHORT_REL8, [0x70 ... 0x7f] = SHORT_REL8,
-    [0xe0 ... 0xe3] = SHORT_REL8,
-};
-
-static uintptr_t rel32_target(const struct scope_code *piece, size_t disp_at)
-{
-    int32_t rel;
-    memcpy(&rel, piece->bytes + disp_at, 4);
-    return piece->address + disp_at + 4 + (uintptr_t)(int64_t)rel;
-}
-
-/* The place the bytes at i name as a branch of the kinds `short_too`
- * admits (rel8 and xbegin too, or only call, jmp and jcc rel32): 1 and
- * *target, or 0 when they cannot be one. */
-static int byte_branch(const struct scope_code *piece, size_t i, int short_too, uintptr_t *target)
-{
-    const uint8_t *b = piece->bytes;
-    size_t left = piece->size - i;
-    switch (branch_kind[b[i]]) {
-    case NEAR_REL32:
-        if (left < 5)
-            return 0;
-        *target = rel32_target(piece, i + 1);
-        return 1;
-    case TWO_BYTE_REL32:
-        if (left < 6 || (b[i + 1] & 0xf0) != 0x80)
-            return 0;
-        *target = rel32_target(piece, i + 2);
-        return 1;
-    case XBEGIN_REL32:
-        if (!short_too || left < 6 || b[i + 1] != 0xf8)
-            return 0;
-        *target = rel32_target(piece, i + 2);
-        return 1;
-    case SHORT_REL8:
-        if (!short_too || left < 2)
-            return 0;
-        *target = piece->address + i + 2 + (uintptr_t)(int64_t)(int8_t)b[i + 1];
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* The bytes of a piece that may begin a branch of the kinds `short_too`
- * admits (see byte_branch), found sixteen at a time: most bytes begin
- * none, and a 0f or c7 only does with the right second byte. */
-struct branch_bytes {
-    const struct scope_code *piece;
-    int short_too;
-    size_t block;        /* the sixteen bytes `mask` covers start here */
-    unsigned mask;       /* candidates among them not handed out yet */
-};
-
-static unsigned branch_mask(const uint8_t *b, int short_too)
-{
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
-    __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(b + 1));
-    __m128i jcc32 = _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
-                                   _mm_set1_epi8((char)0x80));
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe8)),
-                             _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe9)));
-    m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)), jcc32));
-    if (short_too) {
-        __m128i xbegin = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc7)),
-                                       _mm_cmpeq_epi8(next, _mm_set1_epi8((char)0xf8)));
-        __m128i high = _mm_and_si128(v, _mm_set1_epi8((char)0xf0));
-        __m128i loop = _mm_and_si128(v, _mm_set1_epi8((char)0xfc));
-        m = _mm_or_si128(m, xbegin);
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(high, _mm_set1_epi8(0x70)));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(loop, _mm_set1_epi8((char)0xe0)));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xeb)));
-    }
-    return (unsigned)_mm_movemask_epi8(m);
-}
-
-static struct branch_bytes branch_bytes_of(const struct scope_code *piece, int short_too)
-{
-    return (struct branch_bytes){piece, short_too, 0, 0};
-}
-
-/* The next candidate's offset, or the piece's size when there is none. */
-static size_t next_branch_byte(struct branch_bytes *it)
-{
-    const struct scope_code *piece = it->piece;
-    while (!it->mask) {
-        if (it->block + 17 > piece->size)   /* the last bytes, one by one */
-            break;
-        it->mask = branch_mask(piece->bytes + it->block, it->short_too);
-        if (!it->mask)
-            it->block += 16;
-    }
-    if (it->mask) {
-        size_t i = it->block + (size_t)__builtin_ctz(it->mask);
-        it->mask &= it->mask - 1;
-        if (!it->mask)
-            it->block += 16;
-        return i;
-    }
-    for (; it->block < piece->size; it->block++) {
-        int kind = branch_kind[piece->bytes[it->block]];
-        if (kind == NEAR_REL32 || kind == TWO_BYTE_REL32 || (it->short_too && kind))
-            return it->block++;
-    }
-    return piece->size;
-}
-
 /* Whether some byte of piece could begin a direct branch into (lo, hi):
  * most functions are ruled out without decoding their whole body, and
  * most of a body's bytes need only be read as the start of a rel32 form. */
 static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr_t hi)
 {
     uintptr_t target;
-    /* call, jmp and jcc rel32: from anywhere */
-    struct branch_bytes it = branch_bytes_of(piece, 0);
-    for (size_t i = next_branch_byte(&it); i < piece->size; i = next_branch_byte(&it))
-        if (byte_branch(piece, i, 0, &target) && target > lo && target < hi)
-            return 1;
-    /* xbegin rel32 (c7 f8), rare: from anywhere too */
-    for (const uint8_t *b = piece->bytes, *end = piece->bytes + piece->size;
-         (b = memmem(b, (size_t)(end - b), "\xc7\xf8", 2)) != NULL; b++)
-        if (byte_branch(piece, (size_t)(b - piece->bytes), 1, &target) && target > lo &&
-            target < hi)
-            return 1;
+    if (hi - lo < 2)
+        return 0;
+    /* call, jmp, jcc and xbegin rel32: from anywhere */
+    struct scope_rel32_scan scan;
+    scope_rel32_scan_init(&scan, piece, lo + 1, hi - 1, 1);
+    if (scope_rel32_scan_next(&scan, &target) < piece->size)
+        return 1;
     /* rel8 forms reach 128 bytes back and 127 on from their end: only the
      * bytes within that of the window can begin one that lands in it */
     int64_t from = (int64_t)(lo - piece->address) - 129, to = (int64_t)(hi - piece->address) + 126;
@@ -248,9 +126,11 @@ static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr
     size_t with = (size_t)to + 8 < piece->size ? (size_t)to + 8 : piece->size;
     struct scope_code near = {piece->bytes + from, piece->address + (uintptr_t)from,
                               with - (size_t)from};
-    it = branch_bytes_of(&near, 1);
-    for (size_t i = next_branch_byte(&it); i < (size_t)(to - from); i = next_branch_byte(&it))
-        if (byte_branch(&near, i, 1, &target) && target > lo && target < hi)
+    struct scope_branch_bytes it;
+    scope_branch_bytes_init(&it, &near);
+    for (size_t i = scope_branch_bytes_next(&it, &target); i < (size_t)(to - from);
+         i = scope_branch_bytes_next(&it, &target))
+        if (target > lo && target < hi)
             return 1;
     return 0;
 }
@@ -296,11 +176,11 @@ static long rel32_to_target(size_t at, const struct insn *x, uintptr_t target, v
 int scope_may_branch_to(const struct scope_code *piece, const uintptr_t *targets,
                         size_t ntargets)
 {
-    uintptr_t target, first = targets[0], span = targets[ntargets - 1] - first;
-    struct branch_bytes it = branch_bytes_of(piece, 0);
-    for (size_t i = next_branch_byte(&it); i < piece->size; i = next_branch_byte(&it)) {
-        if (!byte_branch(piece, i, 0, &target) || target - first > span)
-            continue;
+    uintptr_t target;
+    struct scope_rel32_scan scan;
+    scope_rel32_scan_init(&scan, piece, targets[0], targets[ntargets - 1], 0);
+    for (size_t i = scope_rel32_scan_next(&scan, &target); i < piece->size;
+         i = scope_rel32_scan_next(&scan, &target)) {
         size_t at = scope_lower_bound(targets, ntargets, target);
         if (at < ntargets && targets[at] == target)
             return 1;
