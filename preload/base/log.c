@@ -12,11 +12,45 @@
 
 static int progress_shown;
 
+/* Lines held by the one thread that holds them (scope_log_hold), written
+ * when they fill the buffer and at release. */
+static char held[65536];
+static size_t nheld;
+static __thread int holding;
+
+static void write_held(void)
+{
+    fwrite(held, 1, nheld, stderr);
+    nheld = 0;
+}
+
 static void vlog(const char *fmt, va_list ap)
 {
     char line[1024];
     vsnprintf(line, sizeof(line), fmt, ap);
-    fprintf(stderr, "scope: %s\n", line);
+    if (!holding) {
+        fprintf(stderr, "scope: %s\n", line);
+        return;
+    }
+    int n = snprintf(held + nheld, sizeof held - nheld, "scope: %s\n", line);
+    if (n >= 0 && (size_t)n >= sizeof held - nheld) {   /* did not fit: write what did not */
+        held[nheld] = '\0';
+        write_held();
+        n = snprintf(held, sizeof held, "scope: %s\n", line);
+    }
+    nheld += n > 0 ? (size_t)n : 0;
+}
+
+void scope_log_hold(void)
+{
+    holding = 1;
+}
+
+void scope_log_release(void)
+{
+    if (holding && nheld)
+        write_held();
+    holding = 0;
 }
 
 void scope_log(const char *fmt, ...)

@@ -14,6 +14,13 @@ void scope_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, only with SCOPE_VERBOSE. */
 void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* From hold to release, the calling thread's messages are kept and written
+ * together (in 64 KiB writes) instead of one write each: thousands of
+ * lines, one per hooked function, then cost a few system calls. One thread
+ * at a time may hold (the caller's lock sees to it). */
+void scope_log_hold(void);
+void scope_log_release(void);
+
 /* A progress line of a long step, on a terminal only: "\rscope: <msg>"
  * rewritten in place, once the step has taken (elapsed_ns) more than a
  * second; scope_progress_end ends the line if one was shown. */

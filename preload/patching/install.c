@@ -526,7 +526,9 @@ static size_t install_in_loaded_modules(void *namespace_handle)
         return 0;
     }
     pthread_mutex_lock(&install_lock);
+    scope_log_hold();   /* with -v, a line per hooked function: written together */
     size_t added = install_new(&modules);
+    scope_log_release();
     pthread_mutex_unlock(&install_lock);
     scope_modules_free(&modules);
     return added;
