@@ -1,10 +1,13 @@
 /* sorted_runs.c: sorted runs of events in an unlinked file, merged per
- * region (see sorted_runs.h). An event is stored as six zigzag varints:
- * its start minus the previous start of its region in the run, its
- * duration, its thread, its call site, its number of payload items (+ 1,
- * 0 when it carries none) and the first one's index; a typical call takes
- * 6 to 8 bytes instead of the 48 of struct scope_event, so the file written
- * and read back is about six times smaller. When a region's runs follow
+ * region (see sorted_runs.h). An event is stored as its start minus the
+ * previous start of its region in the run and its duration (zigzag
+ * varints), a byte saying which of the rest follow, and those: its thread
+ * (when not 0), its call site (when it has one), its number of payload
+ * items (when it carries some), the mask of values it recorded (a byte)
+ * and the index of its first item or value (when it has either); a
+ * typical call takes 3 to 6 bytes instead of the 48 of struct
+ * scope_event, so the file written and read back is about ten times
+ * smaller. When a region's runs follow
  * each other (each one's first event at or after the last of the run
  * before, as one thread's calls usually are), the merge reads them one
  * after the other; else it keeps them in a binary heap by their next
@@ -22,7 +25,10 @@
 #include <unistd.h>
 
 #define HEAD_BYTES 16384          /* read from a run at a time */
-#define EVENT_MAX_BYTES 60        /* six varints of at most 10 bytes */
+#define EVENT_MAX_BYTES 64        /* five varints of at most 10 bytes, two bytes */
+
+/* The fields after an event's start and duration that follow its flags. */
+enum { HAS_THREAD = 1, HAS_CALLSITE = 2, CARRIES = 4, HAS_VALUES = 8 };
 
 /* A run's events of the region being merged. */
 struct scope_run_head {
@@ -83,12 +89,22 @@ int scope_sorted_runs_add(struct scope_sorted_runs *s, const struct scope_event 
         int64_t prev = 0;
         for (size_t i = offsets[r]; i < offsets[r + 1]; i++) {
             const struct scope_event *e = &sorted[i];
+            unsigned flags = (e->thread != 0 ? HAS_THREAD : 0) |
+                             (e->callsite != -1 ? HAS_CALLSITE : 0) |
+                             (e->carries ? CARRIES : 0) | (e->values ? HAS_VALUES : 0);
             p = put_varint(p, difference(e->start, prev));
             p = put_varint(p, difference(e->end, e->start));
-            p = put_varint(p, e->thread);
-            p = put_varint(p, e->callsite);
-            p = put_varint(p, e->carries ? (int64_t)e->nitems + 1 : 0);
-            p = put_varint(p, (int64_t)e->item_first);
+            *p++ = (unsigned char)flags;
+            if (flags & HAS_THREAD)
+                p = put_varint(p, e->thread);
+            if (flags & HAS_CALLSITE)
+                p = put_varint(p, e->callsite);
+            if (flags & CARRIES)
+                p = put_varint(p, e->nitems);
+            if (flags & HAS_VALUES)
+                *p++ = e->values;
+            if (flags & (CARRIES | HAS_VALUES))
+                p = put_varint(p, (int64_t)e->item_first);
             prev = e->start;
         }
     }
@@ -125,22 +141,29 @@ static int advance(struct scope_sorted_runs *s, struct scope_run_head *h)
     }
     if (h->at == h->have)
         return -1;
-    int64_t delta, duration, thread, callsite, nitems, item_first;
+    int64_t delta, duration, thread = 0, callsite = -1, nitems = 0, item_first = 0;
     const unsigned char *p = h->buf + h->at;
     p = get_varint(p, &delta);
     p = get_varint(p, &duration);
-    p = get_varint(p, &thread);
-    p = get_varint(p, &callsite);
-    p = get_varint(p, &nitems);
-    p = get_varint(p, &item_first);
+    unsigned flags = *p++, values = 0;
+    if (flags & HAS_THREAD)
+        p = get_varint(p, &thread);
+    if (flags & HAS_CALLSITE)
+        p = get_varint(p, &callsite);
+    if (flags & CARRIES)
+        p = get_varint(p, &nitems);
+    if (flags & HAS_VALUES)
+        values = *p++;
+    if (flags & (CARRIES | HAS_VALUES))
+        p = get_varint(p, &item_first);
     h->at = (size_t)(p - h->buf);
     if (h->at > h->have)   /* only after a failed read */
         h->at = h->have;
     h->prev_start = sum(h->prev_start, delta);
     h->event = (struct scope_event){.start = h->prev_start, .end = sum(h->prev_start, duration),
                                     .thread = (int32_t)thread, .callsite = (int32_t)callsite,
-                                    .carries = nitems > 0,
-                                    .nitems = nitems > 0 ? (uint32_t)(nitems - 1) : 0,
+                                    .carries = (flags & CARRIES) != 0, .values = (uint8_t)values,
+                                    .nitems = (uint32_t)nitems,
                                     .item_first = (uint64_t)item_first};
     return 0;
 }

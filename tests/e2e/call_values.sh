@@ -4,7 +4,9 @@
 # in advance, come out exactly in the file (h5py: arg1, arg3, retval of
 # combine; arg4 .. arg6 and retval of six; a pointer returned by where; no
 # such datasets for plain), the same with the ranks on two pretend nodes
-# (node files) and in the file scope recover writes after MPI_Abort, in scope events (columns and JSON); a config
+# (node files), in the file scope recover writes after MPI_Abort and in a
+# run of 160 000 calls a rank (sorted at finalize in runs on disk), in
+# scope events (columns and JSON); a config
 # with args=0 or args=x is one scope.conf:LINE error and the program runs
 # on unprofiled.
 # usage: call_values.sh   (env: SCOPE_CLI PROGRAM MPIRUN PYTHON)
@@ -38,8 +40,17 @@ for _ in $(seq 50); do
 done
 [ -f recovered.h5 ] || { cat recover.txt >>err.txt; fail "scope recover failed"; }
 
-for file in values.h5:out.txt nodes.h5:nodes-out.txt recovered.h5:abort-out.txt; do
-"$PYTHON" - ${file%%:*} ${file##*:} $n <<'PY' || fail "values in ${file%%:*}"
+# more calls than one rank sorts in memory at finalize (131 072): its
+# calls go through sorted runs in a scratch file, values and all
+long=40000
+$MPIRUN -n 2 "$SCOPE_CLI" run -c values.conf -o long.h5 -- "$PROGRAM" $long files \
+    >/dev/null 2>err.txt || fail "the long run failed"
+cat lines-0.txt lines-1.txt >long-out.txt || fail "the ranks wrote no lines-R.txt"
+
+for file in values.h5:out.txt:$n nodes.h5:nodes-out.txt:$n recovered.h5:abort-out.txt:$n \
+    long.h5:long-out.txt:$long; do
+IFS=: read -r h5 out calls <<<"$file"
+"$PYTHON" - "$h5" "$out" "$calls" <<'PY' || fail "values in $h5"
 import sys
 import h5py
 path, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -48,6 +59,12 @@ for line in open(out):
     if line.startswith("where "):
         _, rank, i, address = line.split()
         pointers[(int(rank), int(i))] = int(address)
+def check(got, want, what):
+    """got == want, or the first call that differs (not two long lists)"""
+    if got != want:
+        diff = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w][:1]
+        raise AssertionError(f"{what}: {len(got)} values, {len(want)} wanted, first differing "
+                             f"(call, got, wanted): {diff}")
 with h5py.File(path, "r") as f:
     for rank in range(2):
         regions = f[f"rank{rank}/regions"]
@@ -59,21 +76,21 @@ with h5py.File(path, "r") as f:
             return have, {k: g[k][:].tolist() for k in have}, g
         have, v, g = values("combine")
         assert have == ["arg1", "arg3", "retval"], (rank, have)
-        assert v["arg1"] == [rank * 1000 + i for i in range(n)], v
-        assert v["arg3"] == [3 * i for i in range(n)], v
-        assert v["retval"] == [rank * 1000 - 2 * i for i in range(n)], v
+        check(v["arg1"], [rank * 1000 + i for i in range(n)], (rank, "combine arg1"))
+        check(v["arg3"], [3 * i for i in range(n)], (rank, "combine arg3"))
+        check(v["retval"], [rank * 1000 - 2 * i for i in range(n)], (rank, "combine retval"))
         assert g["arg1"].dtype == "int64", g["arg1"].dtype
         have, v, _ = values("six")
         assert have == ["arg4", "arg5", "arg6", "retval"], (rank, have)
-        assert v["arg4"] == [-4 * i for i in range(n)], v
-        assert v["arg5"] == [5 * i for i in range(n)], v
-        assert v["arg6"] == [6 * i + rank for i in range(n)], v
-        assert v["retval"] == [8 * i + 5 + rank for i in range(n)], v
+        check(v["arg4"], [-4 * i for i in range(n)], (rank, "six arg4"))
+        check(v["arg5"], [5 * i for i in range(n)], (rank, "six arg5"))
+        check(v["arg6"], [6 * i + rank for i in range(n)], (rank, "six arg6"))
+        check(v["retval"], [8 * i + 5 + rank for i in range(n)], (rank, "six retval"))
         have, v, _ = values("plain")
         assert have == [], (rank, have)
         have, v, _ = values("where")
         assert have == ["retval"], (rank, have)
-        assert v["retval"] == [pointers[(rank, i)] for i in range(n)], (v, pointers)
+        check(v["retval"], [pointers[(rank, i)] for i in range(n)], (rank, "where retval"))
 PY
 done
 # scope events: the columns of the values some region records, blank where

@@ -8,7 +8,9 @@
  *   prints, as "where R i ADDRESS".
  * With "abort" after N, rank 0 calls MPI_Abort once both ranks are done
  * (for scope recover), and each rank writes its lines to abort-R.txt
- * instead: a launcher may drop what the ranks printed as it kills the job. */
+ * instead: a launcher may drop what the ranks printed as it kills the job.
+ * With "files" after N, each rank writes them to lines-R.txt: a launcher
+ * may interleave the many lines of two ranks mid-line on its output. */
 #include <string.h>
 #include <unistd.h>
 #include <mpi.h>
@@ -46,9 +48,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     long n = argc > 1 ? atol(argv[1]) : 5, sum = 0;
     int aborts = argc > 2 && strcmp(argv[2], "abort") == 0;
+    int to_file = aborts || (argc > 2 && strcmp(argv[2], "files") == 0);
     char name[32];
-    snprintf(name, sizeof name, "abort-%d.txt", rank);
-    FILE *out = aborts ? fopen(name, "w") : stdout;
+    snprintf(name, sizeof name, "%s-%d.txt", aborts ? "abort" : "lines", rank);
+    FILE *out = to_file ? fopen(name, "w") : stdout;
     if (!out)
         MPI_Abort(MPI_COMM_WORLD, 4);
     for (long i = 0; i < n; i++) {
@@ -60,8 +63,9 @@ int main(int argc, char **argv)
     }
     /* the pid: the test recovers rank 0's run after MPI_Abort by it */
     fprintf(out, "call_values %d: sum %ld (pid %ld)\n", rank, sum, (long)getpid());
-    if (aborts) {
+    if (to_file)
         fclose(out);
+    if (aborts) {
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == 0)
             MPI_Abort(MPI_COMM_WORLD, 3);

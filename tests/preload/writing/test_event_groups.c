@@ -199,13 +199,16 @@ START_TEST(sorted_runs_keep_every_field)
     const int64_t big = INT64_MAX / 4;
     /* region 0: three events; region 1: one; two runs */
     struct scope_event run1[] = {
-        {.start = -big, .end = big, .thread = INT32_MAX, .callsite = -1},
-        {.start = 5, .end = 5, .thread = 0, .callsite = INT32_MAX},
-        {.start = 7, .end = 9, .thread = 3, .callsite = 0},
+        {.start = -big, .end = big, .thread = INT32_MAX, .callsite = -1, .carries = 1,
+         .nitems = 0, .item_first = 7},
+        {.start = 5, .end = 5, .thread = 0, .callsite = INT32_MAX, .values = 0x41,
+         .item_first = UINT64_MAX / 3},
+        {.start = 7, .end = 9, .thread = 3, .callsite = 0, .carries = 1, .nitems = UINT32_MAX,
+         .values = 0x7f, .item_first = 2},
     };
     struct scope_event run2[] = {
         {.start = 5, .end = 4000000000, .thread = 1, .callsite = 12},
-        {.start = 6, .end = 6, .thread = 2, .callsite = -1},
+        {.start = 6, .end = 6, .thread = 2, .callsite = -1, .values = 1, .item_first = 0},
     };
     size_t offsets1[] = {0, 3, 3}, offsets2[] = {0, 1, 2};
     struct scope_sorted_runs s;
@@ -222,12 +225,17 @@ START_TEST(sorted_runs_keep_every_field)
             ck_assert_int_eq(e.end, want[i]->end);
             ck_assert_int_eq(e.thread, want[i]->thread);
             ck_assert_int_eq(e.callsite, want[i]->callsite);
+            ck_assert_int_eq(e.carries, want[i]->carries);
+            ck_assert_uint_eq(e.nitems, want[i]->nitems);
+            ck_assert_uint_eq(e.values, want[i]->values);
+            ck_assert_uint_eq(e.item_first, want[i]->item_first);
         }
     }
     ck_assert_int_eq(scope_sorted_runs_start(&s, 1), 0);
     struct scope_event e = scope_sorted_runs_next(&s);
     ck_assert_int_eq(e.start, 6);
     ck_assert_int_eq(e.callsite, -1);
+    ck_assert_uint_eq(e.values, 1);
     ck_assert_str_eq(s.error, "");
     scope_sorted_runs_free(&s);
 }
