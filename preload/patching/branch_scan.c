@@ -70,7 +70,7 @@ static const uint16_t lane_bits[16] = {
 /* The bytes of the sixteen at `at` whose displacement, read at
  * at + k + skip for byte k, leads into the scan's range modulo 2^32;
  * `after` is the offset from byte k to the end of its instruction. */
-static unsigned rel32_lanes(const struct scope_rel32_scan *s, size_t at, size_t skip,
+static unsigned rel32_lanes(const struct scope_branch_scan *s, size_t at, size_t skip,
                             uint32_t after)
 {
     const __m128i sign = _mm_set1_epi32((int)0x80000000u);
@@ -91,7 +91,7 @@ static unsigned rel32_lanes(const struct scope_rel32_scan *s, size_t at, size_t 
 
 /* The rel32 branch bytes of the sixteen at `at` that may lead into the
  * range (bytes at + 21 and on are read). */
-static unsigned rel32_block(const struct scope_rel32_scan *s, size_t at)
+static unsigned rel32_block(const struct scope_branch_scan *s, size_t at)
 {
     const uint8_t *b = s->piece->bytes + at;
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
@@ -102,7 +102,7 @@ static unsigned rel32_block(const struct scope_rel32_scan *s, size_t at)
                                 _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
                                                _mm_set1_epi8((char)0x80)));
     unsigned near_bytes = (unsigned)_mm_movemask_epi8(near);
-    if (s->xbegin)
+    if (s->forms & 1u << XBEGIN_REL32)
         jcc = _mm_or_si128(jcc, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc7)),
                                               _mm_cmpeq_epi8(next, _mm_set1_epi8((char)0xf8))));
     unsigned jcc_bytes = (unsigned)_mm_movemask_epi8(jcc);   /* and xbegin: the same lanes */
@@ -112,40 +112,6 @@ static unsigned rel32_block(const struct scope_rel32_scan *s, size_t at)
     if (jcc_bytes)
         hits |= jcc_bytes & rel32_lanes(s, at, 2, 6);
     return hits;
-}
-
-void scope_rel32_scan_init(struct scope_rel32_scan *s, const struct scope_code *piece,
-                           uintptr_t lo, uintptr_t hi, int xbegin)
-{
-    *s = (struct scope_rel32_scan){piece, lo, hi,
-                                   hi - lo < UINT32_MAX ? (uint32_t)(hi - lo) : UINT32_MAX,
-                                   xbegin, 0, 0};
-}
-
-size_t scope_rel32_scan_next(struct scope_rel32_scan *s, uintptr_t *target)
-{
-    const struct scope_code *piece = s->piece;
-    for (;;) {
-        while (!s->hits && s->block + 21 <= piece->size) {
-            s->hits = rel32_block(s, s->block);
-            if (!s->hits)
-                s->block += 16;
-        }
-        size_t i;
-        if (s->hits) {
-            i = s->block + (size_t)__builtin_ctz(s->hits);
-            s->hits &= s->hits - 1;
-            if (!s->hits)
-                s->block += 16;
-        } else if (s->block < piece->size) {   /* the last bytes, one by one */
-            i = s->block++;
-        } else {
-            return piece->size;
-        }
-        if (byte_branch(piece, i, REL32_FORMS | (s->xbegin ? 1u << XBEGIN_REL32 : 0), target) &&
-            *target >= s->lo && *target <= s->hi)
-            return i;
-    }
 }
 
 /* The bytes of the sixteen at b that may begin a branch of any form: most
@@ -170,32 +136,43 @@ static unsigned branch_mask(const uint8_t *b)
     return (unsigned)_mm_movemask_epi8(m);
 }
 
-void scope_branch_bytes_init(struct scope_branch_bytes *it, const struct scope_code *piece)
+void scope_branch_scan_rel32(struct scope_branch_scan *s, const struct scope_code *piece,
+                             uintptr_t lo, uintptr_t hi, int xbegin)
 {
-    *it = (struct scope_branch_bytes){piece, 0, 0};
+    *s = (struct scope_branch_scan){
+        .piece = piece, .lo = lo, .hi = hi,
+        .width = hi - lo < UINT32_MAX ? (uint32_t)(hi - lo) : UINT32_MAX,
+        .forms = REL32_FORMS | (xbegin ? 1u << XBEGIN_REL32 : 0)};
 }
 
-size_t scope_branch_bytes_next(struct scope_branch_bytes *it, uintptr_t *target)
+void scope_branch_scan_all(struct scope_branch_scan *s, const struct scope_code *piece)
 {
-    const struct scope_code *piece = it->piece;
+    *s = (struct scope_branch_scan){.piece = piece, .lo = 0, .hi = UINTPTR_MAX,
+                                    .width = UINT32_MAX, .forms = ALL_FORMS};
+}
+
+size_t scope_branch_scan_next(struct scope_branch_scan *s, uintptr_t *target)
+{
+    const struct scope_code *piece = s->piece;
     for (;;) {
-        while (!it->mask && it->block + 17 <= piece->size) {
-            it->mask = branch_mask(piece->bytes + it->block);
-            if (!it->mask)
-                it->block += 16;
+        while (!s->hits && s->block + 21 <= piece->size) {   /* the blocks read 21 bytes */
+            s->hits = s->forms == ALL_FORMS ? branch_mask(piece->bytes + s->block)
+                                            : rel32_block(s, s->block);
+            if (!s->hits)
+                s->block += 16;
         }
         size_t i;
-        if (it->mask) {
-            i = it->block + (size_t)__builtin_ctz(it->mask);
-            it->mask &= it->mask - 1;
-            if (!it->mask)
-                it->block += 16;
-        } else if (it->block < piece->size) {   /* the last bytes, one by one */
-            i = it->block++;
+        if (s->hits) {
+            i = s->block + (size_t)__builtin_ctz(s->hits);
+            s->hits &= s->hits - 1;
+            if (!s->hits)
+                s->block += 16;
+        } else if (s->block < piece->size) {   /* the last bytes, one by one */
+            i = s->block++;
         } else {
             return piece->size;
         }
-        if (byte_branch(piece, i, ALL_FORMS, target))
+        if (byte_branch(piece, i, s->forms, target) && *target >= s->lo && *target <= s->hi)
             return i;
     }
 }

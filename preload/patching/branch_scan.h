@@ -11,37 +11,28 @@
 
 #include "patch_analyze.h"
 
-/* The bytes that begin a call, jmp or jcc rel32 (e8, e9, 0f 8x), and
- * with `xbegin` an xbegin (c7 f8 rel32), whose target lies in [lo, hi]
- * (lo <= hi), in ascending order. */
-struct scope_rel32_scan {
+/* The bytes of a piece, in ascending order, that begin a branch of the
+ * forms scanned for, whose target lies in [lo, hi]. */
+struct scope_branch_scan {
     const struct scope_code *piece;
     uintptr_t lo, hi;
     uint32_t width;       /* hi - lo, or UINT32_MAX when wider */
-    int xbegin;
+    unsigned forms;       /* the forms scanned for */
     size_t block;         /* the sixteen bytes `hits` covers start here */
     unsigned hits;        /* the bytes among them not handed out yet */
 };
 
-void scope_rel32_scan_init(struct scope_rel32_scan *s, const struct scope_code *piece,
-                           uintptr_t lo, uintptr_t hi, int xbegin);
+/* A call, jmp or jcc rel32 (e8, e9, 0f 8x), and with `xbegin` an xbegin
+ * (c7 f8 rel32), whose target lies in [lo, hi] (lo <= hi). */
+void scope_branch_scan_rel32(struct scope_branch_scan *s, const struct scope_code *piece,
+                             uintptr_t lo, uintptr_t hi, int xbegin);
+
+/* Any direct branch form (the rel32 ones, jmp, jcc, loop and jrcxz rel8,
+ * xbegin), wherever it leads. */
+void scope_branch_scan_all(struct scope_branch_scan *s, const struct scope_code *piece);
 
 /* The next such byte's offset and its branch's *target, or piece->size
  * when there is none. */
-size_t scope_rel32_scan_next(struct scope_rel32_scan *s, uintptr_t *target);
-
-/* The bytes that begin any direct branch form (the rel32 ones, jmp, jcc,
- * loop and jrcxz rel8, xbegin c7 f8 rel32), in ascending order. */
-struct scope_branch_bytes {
-    const struct scope_code *piece;
-    size_t block;
-    unsigned mask;
-};
-
-void scope_branch_bytes_init(struct scope_branch_bytes *it, const struct scope_code *piece);
-
-/* The next candidate's offset and the place it names (*target), or
- * piece->size when there is none. */
-size_t scope_branch_bytes_next(struct scope_branch_bytes *it, uintptr_t *target);
+size_t scope_branch_scan_next(struct scope_branch_scan *s, uintptr_t *target);
 
 #endif

@@ -112,9 +112,9 @@ static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr
     if (hi - lo < 2)
         return 0;
     /* call, jmp, jcc and xbegin rel32: from anywhere */
-    struct scope_rel32_scan scan;
-    scope_rel32_scan_init(&scan, piece, lo + 1, hi - 1, 1);
-    if (scope_rel32_scan_next(&scan, &target) < piece->size)
+    struct scope_branch_scan scan;
+    scope_branch_scan_rel32(&scan, piece, lo + 1, hi - 1, 1);
+    if (scope_branch_scan_next(&scan, &target) < piece->size)
         return 1;
     /* rel8 forms reach 128 bytes back and 127 on from their end: only the
      * bytes within that of the window can begin one that lands in it */
@@ -126,10 +126,9 @@ static int may_branch_into(const struct scope_code *piece, uintptr_t lo, uintptr
     size_t with = (size_t)to + 8 < piece->size ? (size_t)to + 8 : piece->size;
     struct scope_code near = {piece->bytes + from, piece->address + (uintptr_t)from,
                               with - (size_t)from};
-    struct scope_branch_bytes it;
-    scope_branch_bytes_init(&it, &near);
-    for (size_t i = scope_branch_bytes_next(&it, &target); i < (size_t)(to - from);
-         i = scope_branch_bytes_next(&it, &target))
+    scope_branch_scan_all(&scan, &near);
+    for (size_t i = scope_branch_scan_next(&scan, &target); i < (size_t)(to - from);
+         i = scope_branch_scan_next(&scan, &target))
         if (target > lo && target < hi)
             return 1;
     return 0;
@@ -177,10 +176,10 @@ int scope_may_branch_to(const struct scope_code *piece, const uintptr_t *targets
                         size_t ntargets)
 {
     uintptr_t target;
-    struct scope_rel32_scan scan;
-    scope_rel32_scan_init(&scan, piece, targets[0], targets[ntargets - 1], 0);
-    for (size_t i = scope_rel32_scan_next(&scan, &target); i < piece->size;
-         i = scope_rel32_scan_next(&scan, &target)) {
+    struct scope_branch_scan scan;
+    scope_branch_scan_rel32(&scan, piece, targets[0], targets[ntargets - 1], 0);
+    for (size_t i = scope_branch_scan_next(&scan, &target); i < piece->size;
+         i = scope_branch_scan_next(&scan, &target)) {
         size_t at = scope_lower_bound(targets, ntargets, target);
         if (at < ntargets && targets[at] == target)
             return 1;

@@ -55,17 +55,17 @@ static void check_rel32(const uint8_t *b, size_t n, uintptr_t address, uintptr_t
                         uintptr_t hi, int xbegin)
 {
     struct scope_code piece = {b, address, n};
-    struct scope_rel32_scan s;
-    scope_rel32_scan_init(&s, &piece, lo, hi, xbegin);
+    struct scope_branch_scan s;
+    scope_branch_scan_rel32(&s, &piece, lo, hi, xbegin);
     uintptr_t want, got = 0;
     for (size_t i = 0; i < n; i++) {
         if (!reference_branch(b, n, i, address, 0, xbegin, &want) || want < lo || want > hi)
             continue;
-        size_t at = scope_rel32_scan_next(&s, &got);
+        size_t at = scope_branch_scan_next(&s, &got);
         ck_assert_msg(at == i, "n %zu: found %zu, byte %zu expected", n, at, i);
         ck_assert_uint_eq(got, want);
     }
-    ck_assert_uint_eq(scope_rel32_scan_next(&s, &got), n);
+    ck_assert_uint_eq(scope_branch_scan_next(&s, &got), n);
 }
 
 START_TEST(rel32_scan_finds_what_bytes_say)
@@ -99,16 +99,16 @@ START_TEST(branch_bytes_find_every_form)
         uintptr_t address = 0x7fffffff0000u + (uintptr_t)rand() % 65536, want, got = 0;
         random_code(b, n, address, address + 64);
         struct scope_code piece = {b, address, n};
-        struct scope_branch_bytes it;
-        scope_branch_bytes_init(&it, &piece);
+        struct scope_branch_scan it;
+        scope_branch_scan_all(&it, &piece);
         for (size_t i = 0; i < n; i++) {
             if (!reference_branch(b, n, i, address, 1, 1, &want))
                 continue;
-            size_t at = scope_branch_bytes_next(&it, &got);
+            size_t at = scope_branch_scan_next(&it, &got);
             ck_assert_msg(at == i, "n %zu: found %zu, byte %zu expected", n, at, i);
             ck_assert_uint_eq(got, want);
         }
-        ck_assert_uint_eq(scope_branch_bytes_next(&it, &got), n);
+        ck_assert_uint_eq(scope_branch_scan_next(&it, &got), n);
         free(b);
     }
 }
