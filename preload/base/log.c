@@ -3,6 +3,7 @@
 #include "log.h"
 #include "runtime.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,23 @@
 static int progress_shown;
 
 /* Lines held by the one thread that holds them (scope_log_hold), written
- * when they fill the buffer and at release. */
+ * when they fill the buffer, at release, and by the handlers of faults
+ * and termination signals (scope_log_write_held). */
 static char held[65536];
 static size_t nheld;
 static __thread int holding;
 
-static void write_held(void)
+void scope_log_write_held(void)
 {
-    fwrite(held, 1, nheld, stderr);
+    size_t n = nheld;
+    for (size_t at = 0; at < n;) {
+        ssize_t w = write(STDERR_FILENO, held + at, n - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        at += (size_t)w;
+    }
     nheld = 0;
 }
 
@@ -33,9 +43,8 @@ static void vlog(const char *fmt, va_list ap)
         return;
     }
     int n = snprintf(held + nheld, sizeof held - nheld, "scope: %s\n", line);
-    if (n >= 0 && (size_t)n >= sizeof held - nheld) {   /* did not fit: write what did not */
-        held[nheld] = '\0';
-        write_held();
+    if (n >= 0 && (size_t)n >= sizeof held - nheld) {   /* no room: out with the lines before */
+        scope_log_write_held();
         n = snprintf(held, sizeof held, "scope: %s\n", line);
     }
     nheld += n > 0 ? (size_t)n : 0;
@@ -49,7 +58,7 @@ void scope_log_hold(void)
 void scope_log_release(void)
 {
     if (holding && nheld)
-        write_held();
+        scope_log_write_held();
     holding = 0;
 }
 

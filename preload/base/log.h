@@ -20,6 +20,9 @@ void scope_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * at a time may hold (the caller's lock sees to it). */
 void scope_log_hold(void);
 void scope_log_release(void);
+/* The lines held so far, written at once with write(2) (async-signal-safe:
+ * a fault or signal while hooks are installed still shows them). */
+void scope_log_write_held(void);
 
 /* A progress line of a long step, on a terminal only: "\rscope: <msg>"
  * rewritten in place, once the step has taken (elapsed_ns) more than a

@@ -71,6 +71,7 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *context)
     (void)info;
     (void)context;
     int saved = errno;
+    scope_log_write_held();
     scope_keep_records_for_recover(signal_name(sig));
     scope_partial_file_remove();
     take_default_action(sig);
@@ -82,6 +83,7 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *context)
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
     int saved = errno;
+    scope_log_write_held();
     scope_keep_records_for_recover(signal_name(sig));
     char line[128];
     size_t n = scope_text_append(line, 0, sizeof(line), "scope: pid ");

@@ -1,7 +1,7 @@
 /* test_log.c: Check unit tests of preload/base/log.c's held lines: a line
  * said outside a hold is written at once; lines said while holding are not,
- * until the buffer fills or the hold is released, and then every one of
- * them is there, whole and in order. */
+ * until the buffer fills, the hold is released or a signal handler writes
+ * them, and then every one of them is there once, whole and in order. */
 #include <check.h>
 
 #include "check_main.h"
@@ -66,11 +66,32 @@ START_TEST(held_lines_written_whole_in_order)
 }
 END_TEST
 
+/* A fault or signal while lines are held writes them (fault_signals.c
+ * calls scope_log_write_held): nothing is lost, nothing comes twice. */
+START_TEST(held_lines_written_on_demand)
+{
+    int fd = stderr_to_file();
+    scope_log_hold();
+    scope_log("one");
+    scope_log("two");
+    ck_assert_int_eq(written(fd), 0);
+    scope_log_write_held();
+    const char *want = "scope: one\nscope: two\n";
+    ck_assert_int_eq(written(fd), (off_t)strlen(want));
+    scope_log_release();
+    ck_assert_int_eq(written(fd), (off_t)strlen(want));
+    char text[64] = "";
+    ck_assert_int_eq(pread(fd, text, sizeof text - 1, 0), (ssize_t)strlen(want));
+    ck_assert_str_eq(text, want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("log");
     TCase *tc = tcase_create("log");
     tcase_add_test(tc, held_lines_written_whole_in_order);
+    tcase_add_test(tc, held_lines_written_on_demand);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }
