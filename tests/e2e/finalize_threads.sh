@@ -3,7 +3,8 @@
 # follows the rule (the node's online CPUs minus its ranks, at most 3,
 # capped by SCOPE_FINALIZE_THREADS), and a file written with them holds,
 # chunk for chunk, the bytes one thread gives for the same values
-# (check_chunks re-encodes every chunk), as does one written without.
+# (check_chunks re-encodes every chunk), as does one written without; the
+# chunks of a thread_ids column created late, never written, read as 0.
 # usage: finalize_threads.sh   (env: SCOPE_CLI PROGRAM=many_calls
 #        THREADED=threaded_calls MPIRUN CHECK_CHUNKS)
 set -euo pipefail
@@ -43,6 +44,9 @@ run 1 1000000 "" work "$PROGRAM" 1000000
 run 1 1000000 0 work "$PROGRAM" 1000000
 run 2 600000 "" work "$PROGRAM" 300000
 run 1 600000 1 thread_work "$THREADED" 3 200000   # interleaved thread ids: zlib's chunks too
+# the first thread's 200 000 calls first: thread_ids is created at the
+# window where another thread's calls begin, its first chunks never written
+run 1 600000 1 thread_work "$THREADED" 3 200000 staggered
 
 SCOPE_FINALIZE_THREADS=many $MPIRUN -n 1 "$SCOPE_CLI" run -f work -- "$PROGRAM" 1000 \
     >out.txt 2>err.txt || { cat out.txt err.txt; exit 1; }

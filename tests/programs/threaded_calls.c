@@ -1,11 +1,14 @@
 /* threaded_calls.c: an MPI program whose every rank runs T threads (first
  * argument) that each call one small function N times (second argument),
  * all at once: the load for the test that every call of every thread of
- * every rank reaches the file. Rank 0 prints the total. */
+ * every rank reaches the file. With "staggered" (third argument) each
+ * thread starts once the one before has ended: the first N calls are all
+ * the first thread's. Rank 0 prints the total. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 __attribute__((noinline)) long thread_work(long x)
 {
@@ -35,12 +38,15 @@ int main(int argc, char **argv)
     long *sums = calloc((size_t)nthreads, sizeof(*sums));
     if (!th || !sums)
         return 1;
+    int staggered = argc > 3 && strcmp(argv[3], "staggered") == 0;
     for (int t = 0; t < nthreads; t++)
-        if (pthread_create(&th[t], NULL, run, &sums[t]) != 0)
+        if (pthread_create(&th[t], NULL, run, &sums[t]) != 0 ||
+            (staggered && pthread_join(th[t], NULL) != 0))
             return 1;
     long mine = 0, all = 0;
     for (int t = 0; t < nthreads; t++) {
-        pthread_join(th[t], NULL);
+        if (!staggered)
+            pthread_join(th[t], NULL);
         mine += sums[t];
     }
     MPI_Reduce(&mine, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
