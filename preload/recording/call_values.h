@@ -22,6 +22,7 @@
 #define SCOPE_VALUE_SLOTS 7                  /* arguments 1 .. 6 and the return value */
 #define SCOPE_VALUE_RETVAL (1u << SCOPE_MAX_ARGS)
 #define SCOPE_VALUES_HOOK 0xfff9u            /* marks the values of the call before */
+_Static_assert(SCOPE_VALUES_HOOK >= SCOPE_MAX_HOOKS, "a hook id would read as a values header");
 
 static inline size_t scope_values_count(uint32_t mask)
 {

@@ -23,7 +23,7 @@
 
 #include "record.h"
 
-#define SCOPE_PROFILE_MAGIC "SCOPEPF3"
+#define SCOPE_PROFILE_MAGIC "SCOPEPF4"
 #define SCOPE_PROFILE_BINS 64
 #define SCOPE_PROFILE_PATHS 16384
 #define SCOPE_PROFILE_HASH (2 * SCOPE_PROFILE_PATHS)   /* a power of two */

@@ -50,7 +50,7 @@
 
 #define SCOPE_TIME_BITS 56
 #define SCOPE_TIME_MASK ((UINT64_C(1) << SCOPE_TIME_BITS) - 1)
-#define SCOPE_MAX_HOOKS 65530               /* ids 0 .. 65529 */
+#define SCOPE_MAX_HOOKS 65529               /* ids 0 .. 65528; 0xfff9 .. 0xffff mark */
 #define SCOPE_CALLSITE_HOOK 0xffffu          /* marks a call-site record */
 #define SCOPE_STACKDEF_HOOK 0xfffeu          /* marks a stack definition */
 #define SCOPE_THREADSTART_HOOK 0xfffdu       /* marks the start of a thread */

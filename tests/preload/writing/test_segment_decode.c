@@ -5,7 +5,8 @@
  * whatever the batch size and wherever the spill file ends and the ring
  * (wrapping around its end) begins; payload items and communicator
  * definitions, whole and cut short; argument and return values; the
- * sites of call sites named once the reader is done (profile mode). */
+ * sites of call sites named once the reader is done (profile mode); the
+ * last hook id read as a call, not as a marker. */
 #include <check.h>
 
 #include "check_main.h"
@@ -271,6 +272,38 @@ START_TEST(call_values)
 }
 END_TEST
 
+/* Every hook id, the last one too, reads as a call: no id is one of the
+ * markers (the values header was 0xfff9, the last id once). */
+START_TEST(last_hook_id_is_a_call)
+{
+    struct scope_record r[3];
+    scope_record_encode(&r[0], 10, 20, SCOPE_MAX_HOOKS - 1);
+    scope_record_encode(&r[1], 30, 40, 0);
+    scope_record_encode(&r[2], 50, 60, SCOPE_MAX_HOOKS - 1);
+    struct scope_thread_records t = {.records = r, .capacity = 3, .ready = 3};
+    struct scope_clock_calibration ns = {0};
+    struct scope_clock_map same;
+    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
+    static struct scope_record_reader in;
+    struct scope_payload_store store = {0};
+    scope_record_reader_init(&in, &t, 1, &same);
+    in.payload = &store;
+    struct scope_event e[4];
+    char err[128];
+    size_t got = 0;
+    for (long k; (k = scope_record_reader_next(&in, e + got, 1, err, sizeof err)) > 0;)
+        got += (size_t)k;
+    ck_assert_uint_eq(got, 3);
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_uint_eq(e[i].hook, i == 1 ? 0 : SCOPE_MAX_HOOKS - 1);
+        ck_assert_int_eq(e[i].start, 10 + 20 * (int64_t)i);
+        ck_assert_uint_eq(e[i].values, 0);
+    }
+    ck_assert_uint_eq(store.nvalues, 0);
+    scope_payload_store_free(&store);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("segment_decode");
@@ -279,6 +312,7 @@ int main(void)
     tcase_add_test(tc, without_sites_table);
     tcase_add_test(tc, payload_and_communicators);
     tcase_add_test(tc, call_values);
+    tcase_add_test(tc, last_hook_id_is_a_call);
     suite_add_tcase(s, tc);
     return scope_check_run(s);
 }
