@@ -153,6 +153,26 @@ START_TEST(without_sites_table)
 }
 END_TEST
 
+/* Reads one thread's records r[0..n) (its ring of `capacity` slots) back,
+ * `batch` events at a time, into e; the items and values go to store.
+ * Returns how many events. */
+static size_t read_thread(struct scope_record *r, size_t n, size_t capacity, size_t batch,
+                          struct scope_payload_store *store, struct scope_event *e)
+{
+    struct scope_thread_records t = {.records = r, .capacity = capacity, .ready = n};
+    struct scope_clock_calibration ns = {0};
+    struct scope_clock_map same;
+    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
+    static struct scope_record_reader in;
+    scope_record_reader_init(&in, &t, 1, &same);
+    in.payload = store;
+    char err[128];
+    size_t got = 0;
+    for (long k; (k = scope_record_reader_next(&in, e + got, batch, err, sizeof err)) > 0;)
+        got += (size_t)k;
+    return got;
+}
+
 /* Calls carrying payload (payload.h): a send with its call site and one
  * item, a Waitall's two received messages without a call site, a
  * communicator of 5 members defined between them, one cut short by a kill
@@ -182,20 +202,9 @@ START_TEST(payload_and_communicators)
     scope_record_encode(&r[n++], 50, 60, 2);
     scope_payload_header_encode(&r[n++], 3);
     scope_item_encode(&r[n++], &got2);   /* killed after one item */
-    struct scope_thread_records t = {.records = r, .capacity = 32, .ready = n};
-    struct scope_clock_calibration ns = {0};
-    struct scope_clock_map same;
-    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
-    static struct scope_record_reader in;
     struct scope_payload_store store = {0};
-    scope_record_reader_init(&in, &t, 1, &same);
-    in.payload = &store;
     struct scope_event e[16];
-    char err[128];
-    size_t got = 0;
-    for (long k; (k = scope_record_reader_next(&in, e + got, 2, err, sizeof err)) > 0;)
-        got += (size_t)k;
-    ck_assert_uint_eq(got, 3);
+    ck_assert_uint_eq(read_thread(r, n, 32, 2, &store, e), 3);
     ck_assert_uint_eq(e[0].nitems, 1);
     ck_assert_uint_eq(e[1].nitems, 2);
     ck_assert_uint_eq(e[2].nitems, 1);
@@ -243,20 +252,9 @@ START_TEST(call_values)
     scope_values_encode(&r[n], 0x7, third);
     n += scope_values_records(0x7) - 1;   /* the thread ended before the last record */
     ck_assert_uint_eq(n, 11);
-    struct scope_thread_records t = {.records = r, .capacity = 16, .ready = n};
-    struct scope_clock_calibration ns = {0};
-    struct scope_clock_map same;
-    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
-    static struct scope_record_reader in;
     struct scope_payload_store store = {0};
-    scope_record_reader_init(&in, &t, 1, &same);
-    in.payload = &store;
     struct scope_event e[8];
-    char err[128];
-    size_t got = 0;
-    for (long k; (k = scope_record_reader_next(&in, e + got, 1, err, sizeof err)) > 0;)
-        got += (size_t)k;
-    ck_assert_uint_eq(got, 3);
+    ck_assert_uint_eq(read_thread(r, n, 16, 1, &store, e), 3);
     ck_assert_uint_eq(e[0].values, 0x63);
     ck_assert_uint_eq(e[1].values, 0x1);
     ck_assert_uint_eq(e[2].values, 0x7);
@@ -280,20 +278,9 @@ START_TEST(last_hook_id_is_a_call)
     scope_record_encode(&r[0], 10, 20, SCOPE_MAX_HOOKS - 1);
     scope_record_encode(&r[1], 30, 40, 0);
     scope_record_encode(&r[2], 50, 60, SCOPE_MAX_HOOKS - 1);
-    struct scope_thread_records t = {.records = r, .capacity = 3, .ready = 3};
-    struct scope_clock_calibration ns = {0};
-    struct scope_clock_map same;
-    scope_clock_map_init(&same, &ns, &(struct scope_clock_offsets){0});
-    static struct scope_record_reader in;
     struct scope_payload_store store = {0};
-    scope_record_reader_init(&in, &t, 1, &same);
-    in.payload = &store;
     struct scope_event e[4];
-    char err[128];
-    size_t got = 0;
-    for (long k; (k = scope_record_reader_next(&in, e + got, 1, err, sizeof err)) > 0;)
-        got += (size_t)k;
-    ck_assert_uint_eq(got, 3);
+    ck_assert_uint_eq(read_thread(r, 3, 3, 1, &store, e), 3);
     for (size_t i = 0; i < 3; i++) {
         ck_assert_uint_eq(e[i].hook, i == 1 ? 0 : SCOPE_MAX_HOOKS - 1);
         ck_assert_int_eq(e[i].start, 10 + 20 * (int64_t)i);
