@@ -89,28 +89,38 @@ static unsigned rel32_lanes(const struct scope_branch_scan *s, size_t at, size_t
     return in;
 }
 
+/* Of the sixteen bytes v (next: the byte after each), those that begin a
+ * call or jmp rel32 (*near: e8, e9) and those whose displacement starts
+ * two bytes on (*two_byte: jcc rel32, 0f 8x, and with `xbegin` c7 f8). */
+static void rel32_opcodes(__m128i v, __m128i next, int xbegin, __m128i *near, __m128i *two_byte)
+{
+    *near = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe8)),
+                         _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe9)));
+    *two_byte = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)),
+                              _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
+                                             _mm_set1_epi8((char)0x80)));
+    if (xbegin)
+        *two_byte = _mm_or_si128(*two_byte,
+                                 _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc7)),
+                                               _mm_cmpeq_epi8(next, _mm_set1_epi8((char)0xf8))));
+}
+
 /* The rel32 branch bytes of the sixteen at `at` that may lead into the
  * range (bytes at + 21 and on are read). */
 static unsigned rel32_block(const struct scope_branch_scan *s, size_t at)
 {
     const uint8_t *b = s->piece->bytes + at;
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
-    __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(b + 1));
-    __m128i near = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe8)),
-                                _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe9)));
-    __m128i jcc = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)),
-                                _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
-                                               _mm_set1_epi8((char)0x80)));
+    __m128i near, two_byte;
+    rel32_opcodes(_mm_loadu_si128((const __m128i *)(const void *)b),
+                  _mm_loadu_si128((const __m128i *)(const void *)(b + 1)),
+                  (s->forms & 1u << XBEGIN_REL32) != 0, &near, &two_byte);
     unsigned near_bytes = (unsigned)_mm_movemask_epi8(near);
-    if (s->forms & 1u << XBEGIN_REL32)
-        jcc = _mm_or_si128(jcc, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc7)),
-                                              _mm_cmpeq_epi8(next, _mm_set1_epi8((char)0xf8))));
-    unsigned jcc_bytes = (unsigned)_mm_movemask_epi8(jcc);   /* and xbegin: the same lanes */
+    unsigned two_byte_bytes = (unsigned)_mm_movemask_epi8(two_byte);
     unsigned hits = 0;
     if (near_bytes)
         hits |= near_bytes & rel32_lanes(s, at, 1, 5);
-    if (jcc_bytes)
-        hits |= jcc_bytes & rel32_lanes(s, at, 2, 6);
+    if (two_byte_bytes)
+        hits |= two_byte_bytes & rel32_lanes(s, at, 2, 6);
     return hits;
 }
 
@@ -118,18 +128,12 @@ static unsigned rel32_block(const struct scope_branch_scan *s, size_t at)
  * bytes begin none, and a 0f or c7 only does with the right second byte. */
 static unsigned branch_mask(const uint8_t *b)
 {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
-    __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(b + 1));
-    __m128i jcc32 = _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
-                                   _mm_set1_epi8((char)0x80));
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe8)),
-                             _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xe9)));
-    m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)), jcc32));
-    __m128i xbegin = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xc7)),
-                                   _mm_cmpeq_epi8(next, _mm_set1_epi8((char)0xf8)));
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b), near, two_byte;
+    rel32_opcodes(v, _mm_loadu_si128((const __m128i *)(const void *)(b + 1)), 1, &near,
+                  &two_byte);
     __m128i high = _mm_and_si128(v, _mm_set1_epi8((char)0xf0));
     __m128i loop = _mm_and_si128(v, _mm_set1_epi8((char)0xfc));
-    m = _mm_or_si128(m, xbegin);
+    __m128i m = _mm_or_si128(near, two_byte);
     m = _mm_or_si128(m, _mm_cmpeq_epi8(high, _mm_set1_epi8(0x70)));
     m = _mm_or_si128(m, _mm_cmpeq_epi8(loop, _mm_set1_epi8((char)0xe0)));
     m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xeb)));
